@@ -1,0 +1,31 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'e2e/artifacts/**', 'bench/results/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', performance: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', window: 'readonly', document: 'readonly' } },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/fs/**', 'server/src/db/**', 'server/src/main.ts', 'server/src/services.ts', 'server/src/cli/**', 'server/src/features/health/**', 'server/src/**/*.test.ts'],
+    rules: {
+      // Only fs/ touches user files (architecture.md "Paths"); infrastructure is listed above.
+      'no-restricted-imports': ['error', { paths: [
+        { name: 'node:fs', message: 'go through server/src/fs/' },
+        { name: 'node:fs/promises', message: 'go through server/src/fs/' },
+        { name: 'fs', message: 'go through server/src/fs/' },
+        { name: 'fs/promises', message: 'go through server/src/fs/' },
+      ] }],
+    },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+);

@@ -1,0 +1,67 @@
+// `npm test`: every test of the project. Installs missing system packages (root), builds, runs
+// unit + integration tests on SQLite, the integration tests again on a throw-away PostgreSQL,
+// the client's tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureSystemDeps } from './system-deps.mjs';
+import { startPostgres } from './pg.mjs';
+
+const only = process.argv.slice(2); // e.g. `npm test -- unit integration` for a subset
+const want = (step) => only.length === 0 || only.includes(step);
+const out = mkdtempSync(path.join(tmpdir(), 'coffer-results-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function sh(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+function vitest(label, args, env = {}) {
+  const file = path.join(out, `${label}.json`);
+  const status = sh('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env);
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    if (r.numTotalTests === 0) failures.push(`${label}: no test ran`);
+  }
+  if (status !== 0) failures.push(`${label} (exit ${status})`);
+}
+
+ensureSystemDeps();
+if (sh('npm', ['run', 'build']) !== 0) {
+  console.error('build failed');
+  process.exit(1);
+}
+if (want('lint') && sh('npx', ['eslint', '.']) !== 0) failures.push('lint');
+if (want('typecheck') && sh('npm', ['run', 'typecheck']) !== 0) failures.push('typecheck');
+if (want('unit')) vitest('unit', ['--project', 'unit']);
+if (want('integration')) vitest('integration-sqlite', ['--project', 'integration']);
+if (want('pg')) {
+  const pgServer = await startPostgres();
+  try {
+    vitest('integration-postgres', ['--project', 'integration'], { COFFER_TEST_PG_URL: pgServer.url });
+  } finally {
+    pgServer.stop();
+  }
+}
+if (want('web') && existsSync('web/vitest.config.ts')) vitest('web', ['--config', 'web/vitest.config.ts']);
+if (want('e2e') && existsSync('e2e/run.mjs')) {
+  const file = path.join(out, 'e2e.json');
+  const status = sh('node', ['e2e/run.mjs', `--summary=${file}`]);
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += r.passed;
+    totals.failed += r.failed;
+    totals.skipped += r.skipped ?? 0;
+  }
+  if (status !== 0) failures.push(`e2e (exit ${status})`);
+}
+
+if (failures.length) console.error(`\nfailed steps: ${failures.join(', ')}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length || totals.failed ? 1 : 0);

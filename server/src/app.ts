@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ServerConfig } from './config/schema.js';
+import type { Deps } from './services.js';
+import type { Session } from './auth/tokens.js';
+import type { UserRecord } from './features/users/repository.js';
+import { createAuthenticate } from './auth/guard.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerBodyParser } from './http/body.js';
+import { registerSecurityHeaders } from './http/headers.js';
+import { registerOriginCheck } from './http/origin.js';
+import { validatorCompiler } from './http/validation.js';
+import { healthRoutes } from './features/health/routes.js';
+import { FEATURES } from './features/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRecord;
+    session: Session;
+  }
+  interface FastifyInstance {
+    authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    deps: Deps;
+  }
+}
+
+export type App = FastifyInstance;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const SECRET_QUERY = /([?&](?:auth|token|password)=)[^&]*/gi;
+
+export function loggerOptions(config: Pick<ServerConfig, 'log'>, level = 'info'): FastifyServerOptions['logger'] {
+  if (config.log === '') return false;
+  const destination = config.log === 'stdout' ? 1 : config.log === 'stderr' ? 2 : config.log;
+  return {
+    level,
+    file: typeof destination === 'string' ? destination : undefined,
+    stream: undefined,
+    redact: {
+      paths: ['req.headers["x-auth"]', 'req.headers.cookie', 'req.headers["x-share-password"]', 'password', 'token', '*.password'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      // S25: method, path without secret query values, remote address; never headers.
+      req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
+        method: req.method,
+        url: req.url.replace(SECRET_QUERY, '$1[redacted]'),
+        remoteAddress: req.ip ?? req.socket?.remoteAddress,
+      }),
+    },
+    ...(typeof destination === 'number' && destination === 2 ? { stream: process.stderr } : {}),
+  } as FastifyServerOptions['logger'];
+}
+
+/** The ONE factory of the HTTP app, used by main and by every test. */
+export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: opts.logger ?? loggerOptions(config),
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    bodyLimit: 1024 * 1024, // S80
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, maxParamLength: 64 * 1024 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorate('deps', deps);
+  app.decorate('authenticate', createAuthenticate(deps));
+  app.decorateRequest('user', null as unknown as UserRecord);
+  app.decorateRequest('session', null as unknown as Session);
+  registerErrorHandler(app);
+  registerBodyParser(app);
+  registerSecurityHeaders(app);
+  registerOriginCheck(app);
+
+  // E1/E2: health and readiness at the root and under the base URL.
+  await app.register(healthRoutes);
+  const base = config.baseURL;
+  if (base) {
+    await app.register(healthRoutes, { prefix: base });
+    app.get(base, async (_req, reply) => reply.code(301).header('Location', `${base}/`).send());
+  }
+  for (const feature of FEATURES) await app.register(feature, { prefix: base });
+  return app;
+}

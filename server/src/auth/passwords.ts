@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { verify as bcryptVerify } from '@node-rs/bcrypt';
+import { COMMON_PASSWORDS } from './common-passwords.js';
+import { BadRequest } from '../http/errors.js';
+
+// OWASP's argon2id baseline (19 MiB, 2 passes); hashing runs on libuv's pool, off the event loop.
+const ARGON_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const MAX_PASSWORD_BYTES = 1024; // S32
+
+export function hashPassword(plain: string): Promise<string> {
+  return argonHash(plain, ARGON_OPTIONS);
+}
+
+export function isBcrypt(hash: string): boolean {
+  return /^\$2[abxy]\$\d\d\$/.test(hash);
+}
+
+/** Verifies argon2id or (imported) bcrypt hashes; never throws on a malformed hash. */
+export async function verifyPassword(hash: string, plain: string): Promise<boolean> {
+  if (Buffer.byteLength(plain) > MAX_PASSWORD_BYTES) return false;
+  try {
+    if (isBcrypt(hash)) return await bcryptVerify(plain, hash);
+    if (hash.startsWith('$argon2')) return await argonVerify(hash, plain);
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+let dummy: Promise<string> | undefined;
+/** A fixed hash to verify against for unknown users, so timing matches a wrong password (S31). */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  return dummy;
+}
+
+export function randomPassword(length = 20): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (const b of bytes) {
+    if (b < 256 - (256 % alphabet.length)) out += alphabet[b % alphabet.length];
+    if (out.length === length) break;
+  }
+  return out;
+}
+
+/** api.md §2 password rules; throws BadRequest with File Browser's wording. */
+export function checkPasswordPolicy(password: string, minimumLength: number): void {
+  if (password === '') throw new BadRequest('password is empty');
+  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new BadRequest(`password is too long, maximum length is ${MAX_PASSWORD_BYTES}`);
+  const min = minimumLength > 0 ? minimumLength : 12;
+  if (Buffer.byteLength(password) < min) throw new BadRequest(`password is too short, minimum length is ${min}`);
+  if (COMMON_PASSWORDS.has(password)) throw new BadRequest('password is too easy');
+}

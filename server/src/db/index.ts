@@ -1,0 +1,66 @@
+import { chmod, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import * as m001 from './migrations/001-initial.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold Unix times; they fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Versioned migrations, in order. A new one is appended, never edited once released. */
+const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>; down?(db: Kysely<unknown>): Promise<void> }> = {
+  '001-initial': m001,
+};
+
+export function isPostgresUrl(database: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(database);
+}
+
+/** Opens the database (creating the SQLite file 0600) and brings its schema up to date. */
+export async function openDb(database: string): Promise<Db> {
+  let db: Db;
+  if (isPostgresUrl(database)) {
+    const pool = new pg.Pool({ connectionString: database, max: 10 });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  } else {
+    const file = path.resolve(database);
+    await mkdir(path.dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    await chmod(file, 0o600).catch(() => undefined); // S54
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  await migrate(db);
+  return db;
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: () =>
+      Promise.resolve(
+        Object.fromEntries(
+          Object.entries(MIGRATIONS).map(([name, mod]): [string, Migration] => [
+            name,
+            { up: (k) => mod.up(k, db.dialect), down: mod.down ? (k) => mod.down!(k) : undefined },
+          ]),
+        ),
+      ),
+  };
+  const migrator = new Migrator({ db: db.kysely, provider, migrationTableName: 'coffer_migrations', migrationLockTableName: 'coffer_migrations_lock' });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,41 @@
+/** Table types for Kysely. Booleans are 0/1 integers and JSON is text, so both engines agree. */
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  scope: string;
+  locale: string;
+  lock_password: number;
+  view_mode: string;
+  single_click: number;
+  redirect_after_copy_move: number;
+  perm: string;
+  commands: string;
+  sorting: string;
+  rules: string;
+  hide_dotfiles: number;
+  date_format: number;
+  ace_editor_theme: string;
+  /** Unix seconds of the last change (drives X-Renew-Token, api.md §1). */
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  jti: string;
+  user_id: number;
+  issued_at: number;
+  expires_at: number;
+}
+
+export interface KvTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  kv: KvTable;
+}

@@ -1,0 +1,7 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/**
+ * Every API area, registered under the base URL by app.ts. One line per feature; each feature
+ * folder owns its routes.
+ */
+export const FEATURES: FastifyPluginAsync[] = [];

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import { buildApp, loggerOptions } from './app.js';
+import { ConfigError, loadConfig, resolveConfig } from './config/load.js';
+import { OPTIONS, envName } from './config/schema.js';
+import { createDeps, logFirstRun, VERSION } from './services.js';
+import { openDb } from './db/index.js';
+import { createSettingsRepository } from './features/settings/repository.js';
+import { registerAdminCommands } from './cli/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_DIST = path.resolve(here, '../../web/dist');
+
+function collectFlags(opts: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of OPTIONS) if (opts[spec.key] !== undefined) out[spec.key] = opts[spec.key];
+  return out;
+}
+
+async function readConfigFile(file: string | undefined): Promise<{ name: string; text: string } | null> {
+  if (!file) return null;
+  return { name: file, text: await readFile(file, 'utf8') };
+}
+
+async function serve(opts: Record<string, unknown>): Promise<void> {
+  const configFile = (opts.config as string | undefined) ?? process.env.COFFER_CONFIG;
+  const loaded = loadConfig(collectFlags(opts), process.env, await readConfigFile(configFile));
+  if (loaded.errors.length) throw new ConfigError(loaded.errors);
+  const database = loaded.explicit.database ?? './coffer.db';
+  // Stored server settings sit between the config file and the defaults (api.md §6).
+  const probe = await openDb(database);
+  const stored = await createSettingsRepository(probe).server();
+  await probe.close();
+  const config = resolveConfig(loaded.explicit, stored);
+  const explicitServer = Object.fromEntries(OPTIONS.filter((o) => o.stored && loaded.explicit[o.key] !== undefined).map((o) => [o.key, loaded.explicit[o.key]]));
+  const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST }, explicitServer);
+  const app = await buildApp(deps, { logger: loggerOptions(config) });
+  logFirstRun(app.log, firstRun);
+  if (!config.disableExec) app.log.warn('command execution is enabled: users with the execute permission can run their allowed commands');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    deps.lifecycle.closing = true;
+    const timer = setTimeout(() => {
+      app.log.warn('in-flight requests did not finish in time; closing anyway');
+      process.exit(1);
+    }, config.shutdownTimeout * 1000);
+    timer.unref();
+    try {
+      await app.close();
+      await deps.db.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  if (config.socket) {
+    await app.listen({ path: config.socket });
+  } else {
+    await app.listen({ host: config.address, port: config.port });
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('coffer')
+    .description('Coffer: a self-hosted web file manager (File Browser 2.x API)')
+    .version(`Coffer v${VERSION}`, '-v, --version-flag', 'print the version')
+    .showHelpAfterError();
+  const serveCmd = program
+    .command('serve', { isDefault: true })
+    .description('serve the root folder over HTTP (the default command)')
+    .addOption(new Option('-c, --config <file>', 'config file (JSON or YAML)').env('COFFER_CONFIG'));
+  for (const spec of OPTIONS) {
+    const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.flag} ${spec.kind === 'boolean' ? '[bool]' : '<value>'}`;
+    const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    const option = new Option(flags, `${spec.description} [env ${envName(spec.flag)}] (default: ${spec.kind === 'duration' && spec.key === 'tokenExpirationTime' ? '2h' : def === '' ? '""' : def})`);
+    option.attributeName = () => spec.key;
+    serveCmd.addOption(option);
+  }
+  serveCmd.action(async (opts: Record<string, unknown>) => serve(opts));
+  registerAdminCommands(program);
+  program.command('version').description('print the version').action(() => {
+    process.stdout.write(`Coffer v${VERSION}\n`);
+  });
+  return program;
+}
+
+const isEntry = process.argv[1] && /(?:main\.js|coffer(?:\.js)?)$/.test(process.argv[1]);
+if (isEntry) {
+  buildCli()
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`coffer: invalid configuration:\n  ${err.problems.join('\n  ')}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`coffer: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
+}
