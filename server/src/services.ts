@@ -9,6 +9,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createUserRepository, type UserRepository } from './features/users/repository.js';
 import { createSettingsRepository, defaultAuther, type SettingsRepository } from './features/settings/repository.js';
 import { defaultSettings } from './features/settings/defaults.js';
+import { createFileService, type FileService } from './fs/service.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -27,6 +28,8 @@ export interface Deps {
   users: UserRepository;
   settings: SettingsRepository;
   tokens: TokenService;
+  /** The resolver with root and global rules filled in (server/src/fs/README.md). */
+  files: FileService;
   options: AppOptions;
   /** Set when shutdown begins: /ready answers 503 before the listener closes (E2). */
   lifecycle: { closing: boolean };
@@ -99,6 +102,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
     users,
     settings,
     tokens,
+    files: createFileService({ config, globalRules: async () => (await settings.settings()).rules }),
     lifecycle: { closing: false },
     options: { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', ...options },
   };
