@@ -12,6 +12,7 @@ import { registerSecurityHeaders } from './http/headers.js';
 import { registerOriginCheck } from './http/origin.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './features/health/routes.js';
+import { metricsRoutes, registerRequestMetrics } from './features/metrics/routes.js';
 import { FEATURES } from './features/index.js';
 
 declare module 'fastify' {
@@ -79,12 +80,15 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
   registerBodyParser(app);
   registerSecurityHeaders(app);
   registerOriginCheck(app);
+  registerRequestMetrics(app);
 
   // E1/E2: health and readiness at the root and under the base URL.
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   const base = config.baseURL;
   if (base) {
     await app.register(healthRoutes, { prefix: base });
+    await app.register(metricsRoutes, { prefix: base });
     app.get(base, async (_req, reply) => reply.code(301).header('Location', `${base}/`).send());
   }
   for (const feature of FEATURES) await app.register(feature, { prefix: base });

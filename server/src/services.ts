@@ -9,6 +9,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createUserRepository, type UserRepository } from './features/users/repository.js';
 import { createSettingsRepository, defaultAuther, type SettingsRepository } from './features/settings/repository.js';
 import { defaultSettings } from './features/settings/defaults.js';
+import { createMetrics, type Metrics } from './features/metrics/registry.js';
 import { createFileService, type FileService } from './fs/service.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
@@ -30,6 +31,7 @@ export interface Deps {
   tokens: TokenService;
   /** The resolver with root and global rules filled in (server/src/fs/README.md). */
   files: FileService;
+  metrics: Metrics;
   options: AppOptions;
   /** Set when shutdown begins: /ready answers 503 before the listener closes (E2). */
   lifecycle: { closing: boolean };
@@ -103,6 +105,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
     settings,
     tokens,
     files: createFileService({ config, globalRules: async () => (await settings.settings()).rules }),
+    metrics: createMetrics(),
     lifecycle: { closing: false },
     options: { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', ...options },
   };

@@ -1,0 +1,43 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Forbidden, Unauthorized } from '../../http/errors.js';
+
+export function isLoopback(ip: string): boolean {
+  return /^127\./.test(ip) || ip === '::1' || /^::ffff:127\./i.test(ip);
+}
+
+function bearerMatches(req: FastifyRequest, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  const m = /^Bearer (.+)$/.exec(header);
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** E3: GET /metrics — loopback without a token only when no metrics token is configured. */
+export async function metricsRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
+    const { config, metrics, tokens } = app.deps;
+    if (config.metricsToken) {
+      if (!bearerMatches(req, config.metricsToken)) throw new Unauthorized();
+    } else if (!isLoopback(req.ip)) {
+      throw new Forbidden();
+    }
+    metrics.sessionsActive.set(await tokens.countActive());
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(await metrics.registry.metrics());
+  });
+}
+
+/** Counts every answer by route template (never the raw path, so file names do not leak). */
+export function registerRequestMetrics(app: FastifyInstance): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const labels = { method: req.method, route };
+    app.deps.metrics.requests.inc({ ...labels, status: String(reply.statusCode) });
+    app.deps.metrics.duration.observe(labels, reply.elapsedTime / 1000);
+  });
+}
