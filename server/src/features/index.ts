@@ -1,7 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { authRoutes } from './auth/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
  * folder owns its routes.
  */
-export const FEATURES: FastifyPluginAsync[] = [];
+export const FEATURES: FastifyPluginAsync[] = [
+  authRoutes,
+];
