@@ -126,6 +126,74 @@ export const Settings = Type.Object({
 });
 export type Settings = Static<typeof Settings>;
 
+/** A JSON list that File Browser's decoder also accepts as `null` (read as `[]`). */
+const NullableList = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Union([Type.Array(item), Type.Null()]);
+
+/** A rule as clients send it: `regexp` may be left out or null (path rules from scripts). */
+export const RuleInput = Type.Object({
+  regex: Type.Boolean(),
+  allow: Type.Boolean(),
+  path: Type.String(),
+  regexp: Type.Optional(Type.Union([Type.Object({ raw: Type.String() }), Type.Null()])),
+});
+export type RuleInput = Static<typeof RuleInput>;
+
+/** `data` of the users modify envelope (api.md §3): types are checked, presence per `which`. */
+export const UserInput = Type.Object({
+  id: Type.Optional(Type.Integer()),
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
+  locale: Type.Optional(Type.String()),
+  lockPassword: Type.Optional(Type.Boolean()),
+  viewMode: Type.Optional(Type.String()),
+  singleClick: Type.Optional(Type.Boolean()),
+  redirectAfterCopyMove: Type.Optional(Type.Boolean()),
+  perm: Type.Optional(Permissions),
+  commands: Type.Optional(NullableList(Type.String())),
+  sorting: Type.Optional(Sorting),
+  rules: Type.Optional(NullableList(RuleInput)),
+  hideDotfiles: Type.Optional(Type.Boolean()),
+  dateFormat: Type.Optional(Type.Boolean()),
+  aceEditorTheme: Type.Optional(Type.String()),
+});
+export type UserInput = Static<typeof UserInput>;
+
+/** Body of POST /api/users and PUT /api/users/{id} (api.md §3 "Modify envelope"). */
+export const UserModifyRequest = Type.Object({
+  what: Type.Optional(Type.String()),
+  which: Type.Optional(NullableList(Type.String())),
+  current_password: Type.Optional(Type.String()),
+  data: Type.Optional(UserInput),
+});
+export type UserModifyRequest = Static<typeof UserModifyRequest>;
+
+/** Body of DELETE /api/users/{id}. */
+export const UserDeleteRequest = Type.Object({ current_password: Type.Optional(Type.String()) });
+export type UserDeleteRequest = Static<typeof UserDeleteRequest>;
+
+/** `which` names of PUT /api/users/{id}, matched exactly (S36). */
+export const USER_WHICH_NAMES = ['all', ...USER_FIELDS] as const;
+
+/**
+ * Body of PUT /api/settings (api.md §4): a top-level field left out reads as its zero value;
+ * lists may be null; nested objects are complete. authMethod and unknown fields are ignored.
+ */
+export const SettingsInput = Type.Object({
+  signup: Type.Optional(Type.Boolean()),
+  hideLoginButton: Type.Optional(Type.Boolean()),
+  createUserDir: Type.Optional(Type.Boolean()),
+  minimumPasswordLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
+  userHomeBasePath: Type.Optional(Type.String()),
+  defaults: Type.Optional(Type.Object({ ...UserDefaults.properties, commands: NullableList(Type.String()) })),
+  rules: Type.Optional(NullableList(RuleInput)),
+  branding: Type.Optional(Branding),
+  tus: Type.Optional(TusSettings),
+  shell: Type.Optional(NullableList(Type.String())),
+  commands: Type.Optional(Type.Union([Type.Record(Type.String(), NullableList(Type.String())), Type.Null()])),
+});
+export type SettingsInput = Static<typeof SettingsInput>;
+
 export type AuthMethod = 'json' | 'proxy' | 'hook' | 'noauth';
 
 /** window.FileBrowser, injected into the page (api.md §5). */

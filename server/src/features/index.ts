@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes.js';
+import { usersRoutes } from './users/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -7,4 +8,5 @@ import { authRoutes } from './auth/routes.js';
  */
 export const FEATURES: FastifyPluginAsync[] = [
   authRoutes,
+  usersRoutes,
 ];

@@ -21,6 +21,7 @@
  * punctuation (`\#`, `\-` outside a class), a `{` that is not a quantifier, and quantifiers with
  * nothing to repeat.
  */
+import { isWellFormedText } from './json-text.js';
 
 export const MAX_RULE_PATTERN_LENGTH = 4096;
 const MAX_REPEAT = 1000; // RE2's limit on counted repetition
@@ -45,7 +46,7 @@ interface Frame {
  */
 export function ruleRegexError(raw: string): string | null {
   if (raw.length > MAX_RULE_PATTERN_LENGTH) return `pattern is longer than ${MAX_RULE_PATTERN_LENGTH} characters`;
-  if (!raw.isWellFormed()) return 'pattern is not valid Unicode text';
+  if (!isWellFormedText(raw)) return 'pattern is not valid Unicode text';
   try {
     const flags = parse(raw);
     // Belt and braces: what we accept must compile the way fs/rules.ts compiles it.

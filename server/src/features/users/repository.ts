@@ -70,6 +70,11 @@ function toRow(u: NewUser, now: number): Omit<UsersTable, 'id'> {
 
 export class DuplicateUsername extends Error {}
 
+/** The form usernames are compared in for uniqueness (S33, S37). */
+export function foldUsername(username: string): string {
+  return username.normalize('NFC').toLowerCase();
+}
+
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/i.test(e?.message ?? '');
@@ -94,10 +99,17 @@ export function createUserRepository(db: Db, now: () => number = () => Math.floo
       const r = await k.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       return r && fromRow(r);
     },
-    /** Case-insensitive look-up, for the "taken after normalisation" checks (S33, S37). */
+    /**
+     * Case-insensitive look-up, for the "taken after normalisation" checks (S33, S37). Folded in
+     * JS (NFC + toLowerCase): SQLite's lower() folds ASCII only, PostgreSQL's all of Unicode, and
+     * both engines must agree. The users table is small; one column is read.
+     */
     async byUsernameFolded(username: string): Promise<UserRecord[]> {
-      const rows = await k.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase())).execute();
-      return rows.map(fromRow);
+      const key = foldUsername(username);
+      const names = await k.selectFrom('users').select(['id', 'username']).execute();
+      const ids = names.filter((r) => foldUsername(r.username) === key).map((r) => Number(r.id));
+      if (ids.length === 0) return [];
+      return (await k.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(fromRow);
     },
     async countAdmins(): Promise<number> {
       const all = await k.selectFrom('users').select(['perm']).execute();

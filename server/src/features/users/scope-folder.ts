@@ -1,0 +1,29 @@
+/**
+ * Creates the folder a user's scope designates (api.md §3 POST: "the folder is created on disk",
+ * S54 mode 0750). The path is resolved by fs/resolve first, so nothing is ever created through a
+ * symbolic link or outside the server root (S4, S5); only the missing tail is made here.
+ */
+// eslint-disable-next-line no-restricted-imports -- scope folders only: the target comes from fs/resolve (link-checked, inside the root)
+import { mkdir } from 'node:fs/promises';
+import { canonicalPath } from '../../fs/canonical.js';
+import { resolveInArea, serverRootReal } from '../../fs/resolve.js';
+import { BadRequest } from '../../http/errors.js';
+
+export const SCOPE_FOLDER_MODE = 0o750; // S54
+
+/** mkdir -p of a canonical virtual scope under the server root; 400 when a file is in the way. */
+export async function ensureScopeFolder(serverRoot: string, scope: string): Promise<void> {
+  const root = await serverRootReal(serverRoot);
+  const target = await resolveInArea({ root }, canonicalPath(scope), { forWrite: true });
+  if (target.exists) {
+    if (!target.stat?.isDirectory()) throw new BadRequest('the scope exists and is not a folder');
+    return;
+  }
+  try {
+    await mkdir(target.real, { recursive: true, mode: SCOPE_FOLDER_MODE });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw new BadRequest('a file is in the way of the scope folder', { cause: err });
+    throw err;
+  }
+}
