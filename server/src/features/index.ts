@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes.js';
 import { usersRoutes } from './users/routes.js';
+import { settingsRoutes } from './settings/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -9,4 +10,5 @@ import { usersRoutes } from './users/routes.js';
 export const FEATURES: FastifyPluginAsync[] = [
   authRoutes,
   usersRoutes,
+  settingsRoutes,
 ];
