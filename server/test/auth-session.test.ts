@@ -63,13 +63,13 @@ describe('POST /api/renew', () => {
       tampered: `${h}.${b64url({ ...payload, user: { ...payload.user, username: 'someone-else', id: 2 } })}.${s}`,
       tamperedAdmin: `${h}.${b64url({ ...payload, exp: now + 999999 })}.${s}`,
       foreignKey: await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(64)),
-      noExp: await new SignJWT({ user: payload.user, jti: payload.jti, iat: now }).setProtectedHeader({ alg: 'HS256' }).sign(key),
+      noExp: await new SignJWT({ user: payload.user, jti: payload.jti as string, iat: now }).setProtectedHeader({ alg: 'HS256' }).sign(key),
       expired: await new SignJWT({ ...payload, iat: now - 7300, exp: now - 100 }).setProtectedHeader({ alg: 'HS256' }).sign(key),
       unknownJti: await new SignJWT({ ...payload, jti: randomBytes(18).toString('base64url') }).setProtectedHeader({ alg: 'HS256' }).sign(key),
       bearer: `Bearer ${good}`,
     };
     for (const [name, token] of Object.entries(variants)) {
-      const headers = token === undefined ? {} : { 'X-Auth': token };
+      const headers: Record<string, string> = token === undefined ? {} : { 'X-Auth': token };
       const res = await srv.fetch('/api/renew', { method: 'POST', headers });
       expect(res.status, name).toBe(401);
       expect(await res.text(), name).toBe('401 Unauthorized\n');

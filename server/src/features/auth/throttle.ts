@@ -47,12 +47,14 @@ export function createMemoryThrottle(opts: MemoryThrottleOptions): Throttle {
     return events;
   }
 
-  function sweep(t: number): void {
-    for (const key of [...log.keys()]) live(key, t);
-    for (const key of log.keys()) {
-      if (log.size <= maxKeys) break;
-      log.delete(key);
+  let hitsSinceSweep = 0;
+  /** Drops expired keys now and then (amortised), and the oldest keys beyond maxKeys at once. */
+  function prune(t: number): void {
+    if (++hitsSinceSweep >= 1000) {
+      hitsSinceSweep = 0;
+      for (const key of [...log.keys()]) live(key, t);
     }
+    while (log.size > maxKeys) log.delete(log.keys().next().value as string);
   }
 
   return {
@@ -61,10 +63,8 @@ export function createMemoryThrottle(opts: MemoryThrottleOptions): Throttle {
       const events = live(key, t);
       events.push(t);
       if (events.length > maxPerKey) events.splice(0, events.length - maxPerKey);
-      if (!log.has(key)) {
-        log.set(key, events);
-        if (log.size > maxKeys) sweep(t);
-      }
+      if (!log.has(key)) log.set(key, events);
+      prune(t);
     },
     async check(key, limit) {
       const t = now();
