@@ -207,6 +207,15 @@ describe('login throttling per address (S30)', () => {
     expect((await loginAs(srv, creds(victim.username, 'still-wrong'), from('192.0.2.78'))).status).toBe(403);
   });
 
+  it('counts failures and throttled logins in /metrics (E3)', async () => {
+    const text = await (await srv.fetch('/metrics')).text();
+    const failures = Number(/^coffer_login_failures_total (\d+)$/m.exec(text)?.[1]);
+    const throttled = Number(/^coffer_throttled_total\{kind="login"\} (\d+)$/m.exec(text)?.[1]);
+    expect(failures).toBeGreaterThanOrEqual(10 + 9 + 10 + 30);
+    expect(throttled).toBeGreaterThanOrEqual(3);
+    expect(text).not.toMatch(/admin|203\.0\.113/);
+  });
+
   it('uses the TCP peer and ignores X-Forwarded-For from an untrusted peer', async () => {
     const other = await startServer();
     try {

@@ -38,7 +38,7 @@ function typed(username: string): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createAuthService(
-  deps: Pick<Deps, 'config' | 'users' | 'settings' | 'tokens' | 'options'>,
+  deps: Pick<Deps, 'config' | 'users' | 'settings' | 'tokens' | 'options'> & Partial<Pick<Deps, 'metrics'>>,
   throttles: { login?: Throttle; signup?: Throttle } = {},
 ) {
   const { users, settings, tokens, config, options } = deps;
@@ -55,6 +55,7 @@ export function createAuthService(
     try {
       release = await loginThrottle.begin(ctx.address, creds.username);
     } catch (err) {
+      deps.metrics?.throttled.inc({ kind: 'login' });
       ctx.log.warn({ event: 'login_throttled', username: typed(creds.username), address: ctx.address }, 'login throttled');
       throw err;
     }
@@ -66,6 +67,7 @@ export function createAuthService(
       release();
     }
     if (user) return user;
+    deps.metrics?.loginFailures.inc();
     ctx.log.warn({ event: 'login_failed', username: typed(creds.username), address: ctx.address }, 'login failed');
     if (options.failureDelayMs > 0) await sleep(options.failureDelayMs);
     throw new Forbidden();
