@@ -67,6 +67,13 @@ export function validateSettings(s: StoredSettings): void {
   checkVirtual('defaults.scope', s.defaults.scope);
 }
 
+/** JSON with object keys sorted: the order keys were stored in is not a change. */
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : val,
+  );
+}
+
 export function createSettingsService(deps: { settings: SettingsRepository }) {
   return {
     async get(): Promise<Settings> {
@@ -82,7 +89,7 @@ export function createSettingsService(deps: { settings: SettingsRepository }) {
       const before = await deps.settings.settings();
       await deps.settings.saveSettings(next);
       const after = readBack(next);
-      const changed = (Object.keys(after) as (keyof StoredSettings)[]).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
+      const changed = (Object.keys(after) as (keyof StoredSettings)[]).filter((k) => stableJson(after[k]) !== stableJson(before[k]));
       actor.log.info({ actor: actor.id, fields: changed }, 'settings updated');
       if (changed.includes('shell') && after.shell.length > 0) {
         // S71: a shell hands every line of users with `execute` to it.
