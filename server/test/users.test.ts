@@ -2,7 +2,8 @@
  * Users API (api.md §3) over real HTTP: every status, the check order, and S9, S14, S21, S22,
  * S34–S39, S54, S65, S80. Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
-import { stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { User } from '@coffer/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +249,25 @@ describe('users API', () => {
         const res = await post(srv, admin, { what: 'user', which: [], current_password: ADMIN.password, data: newUserData({ username, scope }) });
         expect(res.status, scope).toBe(400);
         expect(await srv.deps.users.byUsername(username)).toBeUndefined();
+      }
+    });
+
+    it('never creates a scope folder through a link out of the root (S4, S5), nor over a file', async () => {
+      const outside = await mkdtemp(path.join(tmpdir(), 'coffer-outside-'));
+      try {
+        await symlink(outside, path.join(srv.root, 'escape-link'));
+        await symlink(path.join(outside, 'missing'), path.join(srv.root, 'dangling-link'));
+        await writeFile(path.join(srv.root, 'a-file'), 'x');
+        const cases: [string, number][] = [['/escape-link/alice', 403], ['/escape-link', 403], ['/dangling-link/bob', 403], ['/a-file', 400], ['/a-file/below', 400]];
+        for (const [scope, status] of cases) {
+          const username = `linked-${Math.random().toString(36).slice(2, 8)}`;
+          const res = await post(srv, admin, { what: 'user', which: [], current_password: ADMIN.password, data: newUserData({ username, scope }) });
+          expect(res.status, scope).toBe(status);
+          expect(await srv.deps.users.byUsername(username)).toBeUndefined();
+        }
+        expect(await readdir(outside)).toEqual([]);
+      } finally {
+        await rm(outside, { recursive: true, force: true });
       }
     });
 
