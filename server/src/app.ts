@@ -79,6 +79,12 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
   registerErrorHandler(app);
   registerBodyParser(app);
   registerSecurityHeaders(app);
+  // Graceful close: a keep-alive connection whose last answer finishes after close() began is
+  // closed as soon as it turns idle (Node closes idle connections only once, at close()).
+  app.addHook('preClose', async () => {
+    const timer = setInterval(() => app.server.closeIdleConnections(), 25).unref();
+    app.server.once('close', () => clearInterval(timer));
+  });
   registerOriginCheck(app);
   registerRequestMetrics(app);
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes.js';
+import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 
@@ -9,6 +10,7 @@ import { settingsRoutes } from './settings/routes.js';
  */
 export const FEATURES: FastifyPluginAsync[] = [
   authRoutes,
+  staticRoutes,
   usersRoutes,
   settingsRoutes,
 ];

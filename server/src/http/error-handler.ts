@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, statusBody, statusOf } from './errors.js';
+import { isPagePath, servePage, urlPath } from './page.js';
 
 function isClientGone(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
@@ -32,7 +33,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.code(status).type('text/plain; charset=utf-8').send(statusBody(status, detail));
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  // api.md §5: an unmatched GET under the base URL is a client route and gets the page; anything
+  // else (other methods, /api/…, /static/…, outside the base URL) is a plain 404.
+  app.setNotFoundHandler(async (req, reply) => {
+    if (req.method === 'GET' && app.hasDecorator('deps') && isPagePath(urlPath(req.url), app.deps.config.baseURL)) {
+      return servePage(app.deps, req, reply);
+    }
     return reply.code(404).type('text/plain; charset=utf-8').send(statusBody(404));
   });
 }
