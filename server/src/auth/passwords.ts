@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { COMMON_PASSWORDS } from './common-passwords.js';
@@ -8,8 +9,29 @@ import { BadRequest } from '../http/errors.js';
 const ARGON_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 export const MAX_PASSWORD_BYTES = 1024; // S32
 
+/**
+ * Hashing runs on libuv's pool (4 threads by default), which file I/O shares. Letting every
+ * pool thread hash at once on a small machine starves the event loop and the disk work of other
+ * requests (bench/login), so at most cores-1 hashes (1 to 3) run at a time; the rest queue.
+ */
+export const MAX_CONCURRENT_HASHES = Math.max(1, Math.min(3, availableParallelism() - 1));
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing < MAX_CONCURRENT_HASHES) hashing++;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
 export function hashPassword(plain: string): Promise<string> {
-  return argonHash(plain, ARGON_OPTIONS);
+  return limited(() => argonHash(plain, ARGON_OPTIONS));
 }
 
 export function isBcrypt(hash: string): boolean {
@@ -20,8 +42,8 @@ export function isBcrypt(hash: string): boolean {
 export async function verifyPassword(hash: string, plain: string): Promise<boolean> {
   if (Buffer.byteLength(plain) > MAX_PASSWORD_BYTES) return false;
   try {
-    if (isBcrypt(hash)) return await bcryptVerify(plain, hash);
-    if (hash.startsWith('$argon2')) return await argonVerify(hash, plain);
+    if (isBcrypt(hash)) return await limited(() => bcryptVerify(plain, hash));
+    if (hash.startsWith('$argon2')) return await limited(() => argonVerify(hash, plain));
   } catch {
     return false;
   }
