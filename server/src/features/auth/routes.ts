@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MethodNotAllowed } from '../../http/errors.js';
-import { statusBody } from '../../http/errors.js';
+import { MethodNotAllowed, statusBody } from '../../http/errors.js';
 import { createAuthService, type AuthContext } from './service.js';
 
 /** S32: login and signup bodies are small; renew and logout need none. */
