@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-shares.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -19,6 +20,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Versioned migrations, in order. A new one is appended, never edited once released. */
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>; down?(db: Kysely<unknown>): Promise<void> }> = {
   '001-initial': m001,
+  '002-shares': m002,
 };
 
 export function isPostgresUrl(database: string): boolean {

@@ -34,8 +34,26 @@ export interface KvTable {
   value: string;
 }
 
+export interface SharesTable {
+  hash: string;
+  /** Canonical path relative to the owner's scope; a trailing "/" sent at creation is kept. */
+  path: string;
+  user_id: number;
+  /** Unix seconds; 0 = permanent. */
+  expire: number;
+  /** argon2id (or imported bcrypt) hash; "" = no password. */
+  password_hash: string;
+  /** Identity of the target at creation (S40, S46); "" for imported links. */
+  dev: string;
+  ino: string;
+  /** Real location of the target at creation (S48). */
+  real_path: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   kv: KvTable;
+  shares: SharesTable;
 }
