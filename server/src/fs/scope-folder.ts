@@ -3,11 +3,10 @@
  * S54 mode 0750). The path is resolved by fs/resolve first, so nothing is ever created through a
  * symbolic link or outside the server root (S4, S5); only the missing tail is made here.
  */
-// eslint-disable-next-line no-restricted-imports -- scope folders only: the target comes from fs/resolve (link-checked, inside the root)
 import { mkdir } from 'node:fs/promises';
-import { canonicalPath } from '../../fs/canonical.js';
-import { resolveInArea, serverRootReal } from '../../fs/resolve.js';
-import { BadRequest } from '../../http/errors.js';
+import { canonicalPath } from './canonical.js';
+import { resolveInArea, serverRootReal } from './resolve.js';
+import { BadRequest } from '../http/errors.js';
 
 export const SCOPE_FOLDER_MODE = 0o750; // S54
 

@@ -1,10 +1,7 @@
 /**
- * User names and home folders for users the server creates itself (signup, proxy, hook — S33,
+ * User names and home scopes for users the server creates itself (signup, proxy, hook — S33,
  * S73); the users API reuses `validateUsername`, `cleanUsername` and `homeScope`.
  */
-// eslint-disable-next-line no-restricted-imports -- home folders only: an admin setting plus a cleaned name, re-checked under the root below
-import { mkdir, realpath } from 'node:fs/promises';
-import path from 'node:path';
 import { canonicalPath } from '../../fs/canonical.js';
 import { BadRequest } from '../../http/errors.js';
 
@@ -40,13 +37,3 @@ export function homeScope(userHomeBasePath: string, username: string): string {
   return base === '/' ? `/${name}` : `${base}/${name}`;
 }
 
-/** Creates the folder of a virtual scope under the server root (mkdir -p, mode 0750). */
-export async function createHomeFolder(root: string, scope: string): Promise<void> {
-  const rootReal = await realpath(path.resolve(root));
-  const virtual = canonicalPath(scope).path;
-  const target = path.join(rootReal, virtual);
-  await mkdir(target, { recursive: true, mode: 0o750 });
-  // A symlinked parent must not carry the home outside the root.
-  const real = await realpath(target);
-  if (real !== rootReal && !real.startsWith(rootReal + path.sep)) throw new Error(`home folder ${scope} resolves outside the root`);
-}

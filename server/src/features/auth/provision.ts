@@ -4,7 +4,7 @@ import type { ServerConfig } from '../../config/schema.js';
 import { Conflict } from '../../http/errors.js';
 import type { StoredSettings } from '../settings/defaults.js';
 import { DuplicateUsername, type NewUser, type UserRecord, type UserRepository } from '../users/repository.js';
-import { createHomeFolder } from './home.js';
+import { ensureScopeFolder } from '../../fs/scope-folder.js';
 
 /** Settings defaults, then S73: no admin, no execute, no commands, no rules. */
 export function provisionedUser(settings: StoredSettings, fields: { username: string; passwordHash: string; scope: string; lockPassword: boolean }): NewUser {
@@ -43,7 +43,7 @@ export async function storeProvisioned(
   log: FastifyBaseLogger,
   how: string,
 ): Promise<UserRecord> {
-  await createHomeFolder(env.config.root, user.scope);
+  await ensureScopeFolder(env.config.root, user.scope);
   let stored: UserRecord;
   try {
     stored = await env.users.insert(user);

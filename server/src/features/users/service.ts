@@ -15,7 +15,7 @@ import { rulesError } from '../../lib/rules.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { homeScope, validateUsername } from '../auth/home.js';
 import { DuplicateUsername, type NewUser, type UserRecord, type UserRepository } from './repository.js';
-import { ensureScopeFolder } from './scope-folder.js';
+import { ensureScopeFolder } from '../../fs/scope-folder.js';
 
 export const CURRENT_PASSWORD_INCORRECT = 'the current password is incorrect';
 export const SHARE_NEEDS_DOWNLOAD = 'permission to share requires permission to download';
