@@ -33,6 +33,10 @@ export interface ServerConfig {
   /** Token lifetime in seconds (parsed from a Go-style duration). */
   tokenExpirationTime: number;
   disableExec: boolean;
+  /** Seconds a command or hook may run before its process group is killed (0 = no limit). */
+  commandTimeout: number;
+  /** Bytes of output a command may send before it is killed (0 = no limit). */
+  commandOutputLimit: number;
   disableThumbnails: boolean;
   disablePreviewResize: boolean;
   disableTypeDetectionByHeader: boolean;
@@ -64,6 +68,8 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'socketPerm', flag: 'socket-perm', kind: 'string', default: '0666', stored: true, description: 'Unix socket file mode' },
   { key: 'tokenExpirationTime', flag: 'token-expiration-time', kind: 'duration', default: DEFAULT_TOKEN_LIFETIME_S, stored: true, description: 'session token lifetime as a Go duration (2h, 30m, 90s)' },
   { key: 'disableExec', flag: 'disable-exec', kind: 'boolean', default: true, stored: true, description: 'command execution and event hooks off (default true; --disable-exec=false enables them)' },
+  { key: 'commandTimeout', flag: 'command-timeout', kind: 'duration', default: 600, stored: true, description: 'time limit of a command or event hook; its process group is killed after it (0 = none)' },
+  { key: 'commandOutputLimit', flag: 'command-output-limit', kind: 'number', default: 10 * 1024 * 1024, stored: true, description: 'bytes of output a command may send over the shell socket before it is killed (0 = none)' },
   { key: 'disableThumbnails', flag: 'disable-thumbnails', kind: 'boolean', default: false, stored: true, description: 'no image thumbnails' },
   { key: 'disablePreviewResize', flag: 'disable-preview-resize', kind: 'boolean', default: false, stored: true, description: 'big previews serve the original image' },
   { key: 'disableTypeDetectionByHeader', flag: 'disable-type-detection-by-header', kind: 'boolean', default: false, stored: true, description: 'detect file types by extension only' },
