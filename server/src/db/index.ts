@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-shares.js';
+import * as m003 from './migrations/003-uploads.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -21,6 +22,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>; down?(db: Kysely<unknown>): Promise<void> }> = {
   '001-initial': m001,
   '002-shares': m002,
+  '003-uploads': m003,
 };
 
 export function isPostgresUrl(database: string): boolean {

@@ -51,9 +51,31 @@ export interface SharesTable {
   created_at: number;
 }
 
+/** An unfinished tus upload (migration 003). */
+export interface UploadsTable {
+  /** Random 32 hex digits; also the staging file's name. */
+  id: string;
+  /** sha256 (hex) of `target`: unique, one upload per path (S53). */
+  target_key: string;
+  /** Real path the finished file goes to. */
+  target: string;
+  /** Canonical virtual path in the uploader's scope at creation. */
+  virtual_path: string;
+  user_id: number;
+  /** Session that created it: its token may finish the upload after it expired. */
+  session_jti: string;
+  length: number;
+  upload_offset: number;
+  override: number;
+  /** Unix milliseconds. */
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   kv: KvTable;
   shares: SharesTable;
+  uploads: UploadsTable;
 }
