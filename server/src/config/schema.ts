@@ -26,6 +26,10 @@ export interface ServerConfig {
   log: string;
   cacheDir: string;
   dataDir: string;
+  /** Seconds without a PATCH after which an unfinished tus upload is removed (S52); 0 = never. */
+  uploadExpiry: number;
+  /** Largest upload in bytes (tus Upload-Length, plain POST body); 0 = unlimited. */
+  maxUploadSize: number;
   cert: string;
   key: string;
   socket: string;
@@ -62,6 +66,8 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'log', flag: 'log', short: 'l', kind: 'string', default: 'stdout', stored: true, description: 'log destination: stdout, stderr, "" (discard) or a file path' },
   { key: 'cacheDir', flag: 'cache-dir', kind: 'string', default: '', stored: true, description: 'folder for the preview cache (no cache when empty)' },
   { key: 'dataDir', flag: 'data-dir', kind: 'string', default: '', stored: true, description: 'folder for upload staging; default: "<database folder>/coffer-data". Keep it on the same filesystem as the root' },
+  { key: 'uploadExpiry', flag: 'upload-expiry', kind: 'duration', default: 24 * 60 * 60, stored: true, description: 'remove an unfinished upload after this long without new data (S52; 0 = never)' },
+  { key: 'maxUploadSize', flag: 'max-upload-size', kind: 'number', default: 0, stored: true, description: 'largest upload in bytes (0 = unlimited); larger ones answer 413' },
   { key: 'cert', flag: 'cert', short: 't', kind: 'string', default: '', stored: true, description: 'TLS certificate file (TLS on when cert and key are set)' },
   { key: 'key', flag: 'key', short: 'k', kind: 'string', default: '', stored: true, description: 'TLS key file' },
   { key: 'socket', flag: 'socket', kind: 'string', default: '', stored: true, description: 'listen on this Unix socket instead of address/port' },
