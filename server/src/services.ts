@@ -11,6 +11,8 @@ import { createSettingsRepository, defaultAuther, type SettingsRepository } from
 import { defaultSettings } from './features/settings/defaults.js';
 import { createMetrics, type Metrics } from './features/metrics/registry.js';
 import { createFileService, type FileService } from './fs/service.js';
+import { createShareRepository } from './features/shares/repository.js';
+import { createShareService, type ShareService } from './features/shares/service.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -31,6 +33,8 @@ export interface Deps {
   tokens: TokenService;
   /** The resolver with root and global rules filled in (server/src/fs/README.md). */
   files: FileService;
+  /** Share links (api.md §16); resources call `shares.removeUnder` after a delete or rename (S48). */
+  shares: ShareService;
   metrics: Metrics;
   options: AppOptions;
   /** Set when shutdown begins: /ready answers 503 before the listener closes (E2). */
@@ -98,13 +102,15 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
   if (!key) throw new Error('the database has no signing key');
   await mkdir(path.resolve(config.root), { recursive: true });
   const tokens = createTokenService({ db, key, lifetimeSeconds: config.tokenExpirationTime });
+  const files = createFileService({ config, globalRules: async () => (await settings.settings()).rules });
   const deps: Deps = {
     config,
     db,
     users,
     settings,
     tokens,
-    files: createFileService({ config, globalRules: async () => (await settings.settings()).rules }),
+    files,
+    shares: createShareService({ repo: createShareRepository(db), users, files, settings }),
     metrics: createMetrics(),
     lifecycle: { closing: false },
     options: { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', ...options },

@@ -221,3 +221,21 @@ export interface ClientConfig {
   TusSettings: TusSettings;
   HideLoginButton: boolean;
 }
+
+/** A share link as every share endpoint returns it (api.md §16.0); never a password, hash or token (S43). */
+export const Share = Type.Object({
+  hash: Type.String(),
+  path: Type.String(),
+  userID: Type.Integer(),
+  expire: Type.Integer(),
+  hasPassword: Type.Boolean(),
+});
+export type Share = Static<typeof Share>;
+
+/** Body of POST /api/share/{path}; checked further by the server (S42). */
+export const ShareCreateRequest = Type.Object({
+  expires: Type.Optional(Type.String()),
+  unit: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+});
+export type ShareCreateRequest = Static<typeof ShareCreateRequest>;

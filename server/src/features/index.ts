@@ -3,6 +3,8 @@ import { authRoutes } from './auth/routes.js';
 import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { sharesRoutes } from './shares/routes.js';
+import { publicRoutes } from './public/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -13,4 +15,6 @@ export const FEATURES: FastifyPluginAsync[] = [
   staticRoutes,
   usersRoutes,
   settingsRoutes,
+  sharesRoutes,
+  publicRoutes,
 ];

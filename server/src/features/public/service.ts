@@ -1,0 +1,156 @@
+/**
+ * Anonymous access to a share (api.md §17, S44–S47): `{hash}{/subpath}` → the share, its password
+ * or token, its owner as the owner is now, and the requested item confined to the shared folder.
+ */
+import path from 'node:path';
+import type { Rule } from '@coffer/protocol';
+import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
+import { resolveInArea, type ScopedPath } from '../../fs/resolve.js';
+import { isDenied } from '../../fs/rules.js';
+import type { FileService } from '../../fs/service.js';
+import { HttpError, NotFound, Unauthorized } from '../../http/errors.js';
+import type { ShareRecord } from '../shares/repository.js';
+import type { ShareService } from '../shares/service.js';
+import type { UserRecord, UserRepository } from '../users/repository.js';
+import type { SharePasswordThrottle } from './throttle.js';
+
+export interface Credentials {
+  /** X-SHARE-PASSWORD as received (percent-encoded by the client), if any. */
+  password?: string;
+  /** `token` query parameter, if any. */
+  token?: string;
+  /** Client address (S45). */
+  address: string;
+}
+
+export interface PublicTarget {
+  share: ShareRecord;
+  owner: UserRecord;
+  globalRules: readonly Rule[];
+  /** The shared item, resolved in the owner's scope (virtual = the owner's path). */
+  shared: ScopedPath;
+  /**
+   * The requested item. For a shared folder it is resolved with the folder as its area: `virtual`
+   * is relative to the share (`/` for the folder itself) and `root` is the shared folder. For a
+   * shared file it is the file (`shared`).
+   */
+  item: ScopedPath;
+  /** The item's path as the owner sees it (rules are matched on it, api.md §17.1 6c). */
+  ownerVirtual: string;
+  fileShare: boolean;
+  /** Name of the shared item: the last segment of the share path ("" for a shared scope root). */
+  sharedName: string;
+  /** S44: the download token to hand out (protected share, password or token accepted). */
+  token?: string;
+}
+
+export interface PublicServiceDeps {
+  shares: ShareService;
+  users: Pick<UserRepository, 'byId'>;
+  files: FileService;
+  throttle: SharePasswordThrottle;
+  /** S45: pause before answering a wrong password. */
+  failureDelayMs: number;
+}
+
+/** The share is gone for the public, whatever the reason (S46): one answer for all of them. */
+const gone = () => new NotFound('share not found');
+/** A sub-path that does not exist or that the owner's rules hide (S12, S46). */
+const missing = () => new NotFound('not found');
+
+/** Splits the URL tail after the endpoint into the hash and the rest ("" when none). */
+export function splitHash(tail: string): { hash: string; sub: string } {
+  const i = tail.indexOf('/');
+  return i < 0 ? { hash: tail, sub: '' } : { hash: tail.slice(0, i), sub: tail.slice(i + 1) };
+}
+
+/** X-SHARE-PASSWORD is percent-encoded with query rules ("+" is a space); undefined when invalid. */
+export function decodeSharePassword(header: string): string | undefined {
+  try {
+    return percentDecode(header.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+export function createPublicService(deps: PublicServiceDeps) {
+  /** api.md §17.3 and S44/S45; returns the token to hand out (undefined for an open share). */
+  async function unlock(share: ShareRecord, cred: Credentials): Promise<string | undefined> {
+    if (share.passwordHash === '') return undefined;
+    await deps.throttle.admit(cred.address);
+    if (cred.token && (await deps.shares.checkToken(share, cred.token))) return cred.token;
+    if (cred.password === undefined || cred.password === '') throw new Unauthorized();
+    const release = await deps.throttle.begin(cred.address, share.hash);
+    try {
+      const plain = decodeSharePassword(cred.password);
+      if (plain !== undefined && (await deps.shares.checkPassword(share, plain))) return deps.shares.issueToken(share);
+      await deps.throttle.failed(cred.address, share.hash);
+      await sleep(deps.failureDelayMs);
+      throw new Unauthorized();
+    } finally {
+      release();
+    }
+  }
+
+  /** Steps 3–5 of api.md §17.1 with S46: every failure is the same 404. */
+  async function sharedItem(share: ShareRecord, globalRules: readonly Rule[]): Promise<{ owner: UserRecord; shared: ScopedPath }> {
+    const owner = await deps.users.byId(share.userId);
+    if (!owner) {
+      await deps.shares.deleteByHash(share.hash); // a deleted owner's links are dead for good
+      throw gone();
+    }
+    if (!owner.perm.share || !owner.perm.download) throw gone();
+    let shared: ScopedPath;
+    try {
+      shared = await deps.files.resolve(owner, share.path, { mustExist: true, globalRules });
+    } catch (err) {
+      if (err instanceof HttpError && err.status < 500) throw gone();
+      throw err;
+    }
+    const st = shared.stat;
+    if (!st) throw gone();
+    // Same path, other file (deleted and re-created, replaced by a move): not what was shared.
+    if (share.ino !== '' && (String(st.ino) !== share.ino || String(st.dev) !== share.dev)) throw gone();
+    return { owner, shared };
+  }
+
+  return {
+    /**
+     * Resolves `{hash}{/subpath}` (the URL tail, already percent-decoded once by the router) in
+     * the order of api.md §17.1. Throws 404 (unknown, expired, S46), 429 (S45), 401 (password),
+     * 403 (a sub-path climbing out of the share or reaching it through an escaping link, S47),
+     * 400 (control characters in the sub-path).
+     */
+    async open(tail: string, cred: Credentials): Promise<PublicTarget> {
+      const { hash, sub } = splitHash(tail);
+      const share = hash === '' ? undefined : await deps.shares.byHash(hash);
+      if (!share) throw gone();
+      const token = await unlock(share, cred);
+      const globalRules = await deps.files.globalRules();
+      const { owner, shared } = await sharedItem(share, globalRules);
+      const sharedName = shared.virtual === '/' ? '' : path.posix.basename(shared.virtual);
+      // S1 with the share as the area: ".." above it → 403, control characters → 400.
+      const canon = canonicalPath(sub);
+      if (!shared.stat!.isDirectory()) {
+        // S47: a shared file has no sub-paths but its own name (kept for browsers' file names).
+        if (canon.path !== '/' && canon.path !== `/${sharedName}`) throw missing();
+        return { share, owner, globalRules, shared, item: shared, ownerVirtual: shared.virtual, fileShare: true, sharedName, token };
+      }
+      // S46/S12: the owner's rules on every level below the share, so nothing under a hidden or
+      // denied folder is reachable by name either.
+      let at = shared.virtual;
+      for (const seg of canon.path === '/' ? [] : canon.path.slice(1).split('/')) {
+        at = joinVirtual(at, '/' + seg);
+        if (isDenied(owner, at, globalRules, { hidden: true })) throw missing();
+      }
+      // S47: symlinks are followed only while they stay inside the shared folder.
+      const item = await resolveInArea({ root: shared.real }, canon, { mustExist: true });
+      return { share, owner, globalRules, shared, item, ownerVirtual: at, fileShare: false, sharedName, token };
+    },
+  };
+}
+export type PublicService = ReturnType<typeof createPublicService>;
