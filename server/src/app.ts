@@ -9,6 +9,7 @@ import { createAuthenticate } from './auth/guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerBodyParser } from './http/body.js';
 import { registerSecurityHeaders } from './http/headers.js';
+import { registerGracefulClose } from './http/graceful-close.js';
 import { registerOriginCheck } from './http/origin.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -79,12 +80,7 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
   registerErrorHandler(app);
   registerBodyParser(app);
   registerSecurityHeaders(app);
-  // Graceful close: a keep-alive connection whose last answer finishes after close() began is
-  // closed as soon as it turns idle (Node closes idle connections only once, at close()).
-  app.addHook('preClose', async () => {
-    const timer = setInterval(() => app.server.closeIdleConnections(), 25).unref();
-    app.server.once('close', () => clearInterval(timer));
-  });
+  registerGracefulClose(app);
   registerOriginCheck(app);
   registerRequestMetrics(app);
 

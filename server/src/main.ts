@@ -1,17 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, Option } from 'commander';
-import { buildApp, loggerOptions } from './app.js';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig, resolveConfig } from './config/load.js';
 import { OPTIONS, envName } from './config/schema.js';
 import { createDeps, logFirstRun, VERSION } from './services.js';
 import { openDb } from './db/index.js';
 import { createSettingsRepository } from './features/settings/repository.js';
 import { registerAdminCommands } from './cli/index.js';
+import { UsageError } from './cli/context.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST = path.resolve(here, '../../web/dist');
+
+/** Seconds as a Go-style duration for the help text (7200 → 2h, 90 → 1m30s). */
+function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+}
 
 function collectFlags(opts: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -36,6 +44,8 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   const config = resolveConfig(loaded.explicit, stored);
   const explicitServer = Object.fromEntries(OPTIONS.filter((o) => o.stored && loaded.explicit[o.key] !== undefined).map((o) => [o.key, loaded.explicit[o.key]]));
   const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST }, explicitServer);
+  // Loaded here so the admin sub-commands start without the HTTP stack.
+  const { buildApp, loggerOptions } = await import('./app.js');
   const app = await buildApp(deps, { logger: loggerOptions(config) });
   logFirstRun(app.log, firstRun);
   if (!config.disableExec) app.log.warn('command execution is enabled: users with the execute permission can run their allowed commands');
@@ -71,16 +81,18 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
 export function buildCli(): Command {
   const program = new Command('coffer')
     .description('Coffer: a self-hosted web file manager (File Browser 2.x API)')
-    .version(`Coffer v${VERSION}`, '-v, --version-flag', 'print the version')
-    .showHelpAfterError();
+    .version(`Coffer v${VERSION}`, '-v, --version', 'print the version')
+    .showHelpAfterError()
+    // Usage errors end with exit code 2 (below); sub-commands inherit this.
+    .exitOverride();
   const serveCmd = program
     .command('serve', { isDefault: true })
     .description('serve the root folder over HTTP (the default command)')
     .addOption(new Option('-c, --config <file>', 'config file (JSON or YAML)').env('COFFER_CONFIG'));
   for (const spec of OPTIONS) {
     const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.flag} ${spec.kind === 'boolean' ? '[bool]' : '<value>'}`;
-    const def = Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
-    const option = new Option(flags, `${spec.description} [env ${envName(spec.flag)}] (default: ${spec.kind === 'duration' && spec.key === 'tokenExpirationTime' ? '2h' : def === '' ? '""' : def})`);
+    const def = Array.isArray(spec.default) ? spec.default.join(',') : spec.kind === 'duration' ? formatDuration(spec.default as number) : String(spec.default);
+    const option = new Option(flags, `${spec.description} [env ${envName(spec.flag)}] (default: ${def === '' ? '""' : def})`);
     option.attributeName = () => spec.key;
     serveCmd.addOption(option);
   }
@@ -97,6 +109,12 @@ if (isEntry) {
   buildCli()
     .parseAsync(process.argv)
     .catch((err: unknown) => {
+      // Commander has already printed its message (or the help / version).
+      if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+      if (err instanceof UsageError) {
+        process.stderr.write(`coffer: ${err.problems.join('\n  ')}\n`);
+        process.exit(2);
+      }
       if (err instanceof ConfigError) {
         process.stderr.write(`coffer: invalid configuration:\n  ${err.problems.join('\n  ')}\n`);
         process.exit(2);

@@ -11,6 +11,7 @@ import { createSettingsRepository, defaultAuther, type SettingsRepository } from
 import { defaultSettings } from './features/settings/defaults.js';
 import { createMetrics, type Metrics } from './features/metrics/registry.js';
 import { createFileService, type FileService } from './fs/service.js';
+import { createEventBus, type EventBus } from './events/index.js';
 import { createShareRepository } from './features/shares/repository.js';
 import { createShareService, type ShareService } from './features/shares/service.js';
 
@@ -33,6 +34,8 @@ export interface Deps {
   tokens: TokenService;
   /** The resolver with root and global rules filled in (server/src/fs/README.md). */
   files: FileService;
+  /** Hook point around file writes (api.md §19): command runner, preview cache. */
+  events: EventBus;
   /** Share links (api.md §16); resources call `shares.removeUnder` after a delete or rename (S48). */
   shares: ShareService;
   metrics: Metrics;
@@ -59,12 +62,15 @@ export async function initialise(
   config: ServerConfig,
   explicitServer: Partial<ServerConfig>,
 ): Promise<FirstRun | null> {
-  if (await settings.isInitialised()) return null;
-  const s = defaultSettings();
-  await settings.saveSettings(s);
-  await settings.saveAuther(defaultAuther(config.noauth ? 'noauth' : 'json'));
-  await settings.saveServer(explicitServer);
+  const fresh = !(await settings.isInitialised());
+  const s = fresh ? defaultSettings() : await settings.settings();
+  if (fresh) {
+    await settings.saveSettings(s);
+    await settings.saveAuther(defaultAuther(config.noauth ? 'noauth' : 'json'));
+    await settings.saveServer(explicitServer);
+  }
   let result: FirstRun | null = null;
+  // E7: a database without users (new, or made by `coffer config init`) gets its first admin.
   if ((await users.count()) === 0) {
     const generated = config.password ? undefined : randomPassword(20);
     const d = s.defaults;
@@ -88,7 +94,7 @@ export async function initialise(
     result = { username: config.username || 'admin', generatedPassword: generated };
   }
   // The key last: its presence marks a finished initialisation.
-  await settings.saveSigningKey(randomBytes(64));
+  if (fresh) await settings.saveSigningKey(randomBytes(64));
   return result;
 }
 
@@ -110,6 +116,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
     settings,
     tokens,
     files,
+    events: createEventBus(),
     shares: createShareService({ repo: createShareRepository(db), users, files, settings }),
     metrics: createMetrics(),
     lifecycle: { closing: false },

@@ -1,6 +1,23 @@
 import type { Command } from 'commander';
+import { hashPassword } from '../auth/passwords.js';
+import { registerConfigCommands } from './config.js';
+import { registerCmdsCommands, registerRulesCommands } from './rules.js';
+import { registerUsersCommands } from './users.js';
 
-/** Admin sub-commands (users, config, rules, cmds, hash) on the same database as the server. */
+/**
+ * Admin sub-commands (api.md §6): users, config, rules, cmds, hash. They open the database the
+ * server uses (SQLite in WAL mode with a busy timeout, or PostgreSQL), so they also work while a
+ * server runs; settings changes are seen by it at once, server settings at its next start.
+ */
 export function registerAdminCommands(program: Command): void {
-  void program;
+  registerUsersCommands(program);
+  registerConfigCommands(program);
+  registerRulesCommands(program);
+  registerCmdsCommands(program);
+  program
+    .command('hash <password>')
+    .description('print an argon2id hash of a password (Coffer stores argon2id; File Browser bcrypt hashes are still accepted)')
+    .action(async (password: string) => {
+      process.stdout.write(`${await hashPassword(password)}\n`);
+    });
 }

@@ -1,0 +1,227 @@
+/** `coffer config init|cat|set|export|import` (api.md §6): global settings without the web UI. */
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import YAML from 'yaml';
+import type { AuthMethod } from '@coffer/protocol';
+import type { ServerConfig } from '../config/schema.js';
+import { defaultSettings, normaliseForSave, type StoredSettings } from '../features/settings/defaults.js';
+import { defaultAuther, type AutherConfig } from '../features/settings/repository.js';
+import { validateSettings } from '../features/settings/service.js';
+import { convert } from '../config/load.js';
+import {
+  addFlags,
+  addServerFlags,
+  applyFlags,
+  applyServerFlags,
+  SERVER_OPTIONS,
+  SETTINGS_FLAGS,
+  USER_FLAGS,
+  type ConfigTarget,
+  type UserFields,
+} from './flags.js';
+import { CliError, UsageError, withCommon, withDb, type CliContext, type CommonOptions } from './context.js';
+
+export const DEFAULT_RECAPTCHA_HOST = 'https://www.google.com'; // api.md §6
+
+const AUTH_METHODS: readonly AuthMethod[] = ['json', 'proxy', 'hook', 'noauth'];
+
+export interface ExportedConfig {
+  settings: StoredSettings & { authMethod: AuthMethod };
+  server: Partial<ServerConfig>;
+  auther: AutherConfig;
+}
+
+/** The whole configuration; `mask` hides the reCAPTCHA secret (for printing). */
+export async function readConfig(ctx: Pick<CliContext, 'settings'>, mask: boolean): Promise<ExportedConfig> {
+  const [settings, auther, server] = await Promise.all([ctx.settings.settings(), ctx.settings.auther(), ctx.settings.server()]);
+  const shown: AutherConfig = mask && auther.recaptcha?.secret ? { ...auther, recaptcha: { ...auther.recaptcha, secret: '********' } } : auther;
+  return { settings: { ...settings, authMethod: auther.method }, server, auther: shown };
+}
+
+function printConfig(ctx: CliContext, cfg: ExportedConfig): void {
+  ctx.out(JSON.stringify(cfg, null, 2));
+}
+
+/** Checks an auther as a whole: the method's own configuration must be complete. */
+export function autherProblems(a: AutherConfig): string[] {
+  const problems: string[] = [];
+  if (!AUTH_METHODS.includes(a.method)) problems.push(`auth method must be one of ${AUTH_METHODS.join(', ')}`);
+  if (a.method === 'proxy' && !a.header.trim()) problems.push('--auth.method proxy needs --auth.header');
+  if (a.method === 'hook' && !a.command.trim()) problems.push('--auth.method hook needs --auth.command');
+  if (a.recaptcha && a.recaptcha.host) {
+    try {
+      const u = new URL(a.recaptcha.host);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
+    } catch {
+      problems.push('--recaptcha.host must be an http(s) URL');
+    }
+  }
+  return problems;
+}
+
+/** Applies the config init/set flags to the current configuration; throws UsageError with every problem. */
+function applyConfigFlags(
+  opts: Record<string, unknown>,
+  current: { settings: StoredSettings; auther: AutherConfig; server: Partial<ServerConfig> },
+): { settings: StoredSettings; auther: AutherConfig; server: Partial<ServerConfig>; given: string[] } {
+  const problems: string[] = [];
+  const target: ConfigTarget = {
+    settings: structuredClone(current.settings),
+    auther: structuredClone(current.auther),
+    recaptcha: {},
+    server: { ...current.server },
+  };
+  const given = [
+    ...applyFlags(SETTINGS_FLAGS, opts, target, problems),
+    ...applyFlags(USER_FLAGS, opts, target.settings.defaults as UserFields, problems),
+    ...applyServerFlags(opts, target.server, problems),
+  ];
+  const r = target.recaptcha;
+  if (r.host !== undefined || r.key !== undefined || r.secret !== undefined) {
+    const before = target.auther.recaptcha;
+    const next = { host: r.host ?? before?.host ?? DEFAULT_RECAPTCHA_HOST, key: r.key ?? before?.key ?? '', secret: r.secret ?? before?.secret ?? '' };
+    target.auther.recaptcha = next.key || next.secret ? next : null;
+  }
+  problems.push(...autherProblems(target.auther));
+  const settings = normaliseForSave(target.settings);
+  if (!problems.length) {
+    try {
+      validateSettings(settings);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length) throw new UsageError(problems);
+  return { settings, auther: target.auther, server: target.server, given };
+}
+
+async function save(ctx: CliContext, c: { settings: StoredSettings; auther: AutherConfig; server: Partial<ServerConfig> }): Promise<void> {
+  await ctx.settings.saveSettings(c.settings);
+  await ctx.settings.saveAuther(c.auther);
+  await ctx.settings.saveServer(c.server);
+}
+
+function configFlags(cmd: Command): Command {
+  addFlags(cmd, SETTINGS_FLAGS);
+  addFlags(cmd, USER_FLAGS.map((f) => ({ ...f, description: `new users' default: ${f.description}` })));
+  return addServerFlags(cmd);
+}
+
+// ---- import / export ----------------------------------------------------------------------
+
+function parseFile(name: string, text: string): unknown {
+  return /\.json$/i.test(name) ? JSON.parse(text) : YAML.parse(text);
+}
+
+export function serialise(name: string, value: unknown): string {
+  return /\.ya?ml$/i.test(name) ? YAML.stringify(value) : JSON.stringify(value, null, 2) + '\n';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A `{settings, server, auther}` file as written by `config export` (missing fields: defaults). */
+export function importedConfig(data: unknown): { settings: StoredSettings; auther: AutherConfig; server: Partial<ServerConfig> } {
+  const problems: string[] = [];
+  if (!isObject(data)) throw new UsageError(['the file must hold an object with settings, server and auther']);
+  const s = isObject(data.settings) ? data.settings : {};
+  const base = defaultSettings();
+  const settings = normaliseForSave({
+    ...base,
+    ...(s as Partial<StoredSettings>),
+    defaults: { ...base.defaults, ...(isObject(s.defaults) ? (s.defaults as object) : {}) },
+    branding: { ...base.branding, ...(isObject(s.branding) ? (s.branding as object) : {}) },
+    tus: { ...base.tus, ...(isObject(s.tus) ? (s.tus as object) : {}) },
+  } as StoredSettings);
+  delete (settings as Partial<ExportedConfig['settings']>).authMethod;
+  const a = isObject(data.auther) ? data.auther : {};
+  const method = (a.method ?? s.authMethod ?? 'json') as AuthMethod;
+  const auther: AutherConfig = { ...defaultAuther(method), ...(a as Partial<AutherConfig>), method };
+  problems.push(...autherProblems(auther));
+  const server: Partial<ServerConfig> = {};
+  const srv = isObject(data.server) ? data.server : {};
+  for (const spec of SERVER_OPTIONS) {
+    const raw = srv[spec.key] ?? srv[spec.flag];
+    if (raw === undefined) continue;
+    const res = convert(spec, raw);
+    if (res.ok) (server as Record<string, unknown>)[spec.key] = res.value;
+    else problems.push(`server.${res.error}`);
+  }
+  try {
+    validateSettings(settings);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  if (problems.length) throw new UsageError(problems);
+  return { settings, auther, server };
+}
+
+export function registerConfigCommands(program: Command): void {
+  const config = program.command('config').description('global settings, server settings and the auth method, stored in the database');
+
+  configFlags(withCommon(config.command('init')))
+    .description('create a new database with these settings (fails when it is already initialised); add users with "coffer users add"')
+    .action(async (opts: CommonOptions & Record<string, unknown>) => {
+      // Every flag is checked before the database is touched.
+      const c = applyConfigFlags(opts, { settings: defaultSettings(), auther: defaultAuther('json'), server: {} });
+      await withDb(
+        opts,
+        async (ctx) => {
+          if (await ctx.settings.isInitialised()) throw new CliError('the database is already initialised; use "coffer config set"');
+          await save(ctx, c);
+          await ctx.settings.saveSigningKey(randomBytes(64)); // marks the database as initialised
+          printConfig(ctx, await readConfig(ctx, true));
+        },
+        { create: true },
+      );
+    });
+
+  configFlags(withCommon(config.command('set')))
+    .description('change only the settings given, then print the configuration (a running server reads settings at once, server settings at its next start)')
+    .action(async (opts: CommonOptions & Record<string, unknown>) => {
+      await withDb(opts, async (ctx) => {
+        const current = { settings: await ctx.settings.settings(), auther: await ctx.settings.auther(), server: await ctx.settings.server() };
+        const c = applyConfigFlags(opts, current);
+        await save(ctx, c);
+        printConfig(ctx, await readConfig(ctx, true));
+      });
+    });
+
+  withCommon(config.command('cat'))
+    .description('print the settings, the stored server settings and the auth configuration (the reCAPTCHA secret masked)')
+    .action(async (opts: CommonOptions) => {
+      await withDb(opts, async (ctx) => printConfig(ctx, await readConfig(ctx, true)));
+    });
+
+  withCommon(config.command('export <file>'))
+    .description('write {settings, server, auther} to a .json or .yaml file (mode 0600: it holds the reCAPTCHA secret)')
+    .action(async (file: string, opts: CommonOptions) => {
+      await withDb(opts, async (ctx) => {
+        await writeFile(file, serialise(file, await readConfig(ctx, false)), { mode: 0o600 });
+        ctx.out(`configuration written to ${file}`);
+      });
+    });
+
+  withCommon(config.command('import <file>'))
+    .description('replace all settings from a file written by "config export"; the signing key is kept (a new database gets a fresh one)')
+    .action(async (file: string, opts: CommonOptions) => {
+      let data: unknown;
+      try {
+        data = parseFile(file, await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new UsageError([`${file}: ${(err as Error).message}`]);
+      }
+      const c = importedConfig(data);
+      await withDb(
+        opts,
+        async (ctx) => {
+          await save(ctx, c);
+          if (!(await ctx.settings.isInitialised())) await ctx.settings.saveSigningKey(randomBytes(64));
+          printConfig(ctx, await readConfig(ctx, true));
+        },
+        { create: true },
+      );
+    });
+}
