@@ -5,6 +5,8 @@ import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { sharesRoutes } from './shares/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { resourcesRoutes } from './resources/routes.js';
+import { usageRoutes } from './usage/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -17,4 +19,6 @@ export const FEATURES: FastifyPluginAsync[] = [
   settingsRoutes,
   sharesRoutes,
   publicRoutes,
+  resourcesRoutes,
+  usageRoutes,
 ];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { BadRequest, Forbidden, HttpError, NotFound } from '../http/errors.js';
 import { canonicalPath, type CanonicalPath } from './canonical.js';
+import { isTempName } from './names.js';
 import { isDenied, type RuleSubject } from './rules.js';
 
 /** Linux's own limit on links followed in one resolution (MAXSYMLINKS). */
@@ -173,7 +174,10 @@ export async function resolveInArea(
 ): Promise<ScopedPath> {
   const virtual = canon.path;
   const names = virtual === '/' ? [] : virtual.slice(1).split('/');
-  for (const n of names) if (Buffer.byteLength(n) > 255) throw new BadRequest('file name too long');
+  for (const n of names) {
+    if (Buffer.byteLength(n) > 255) throw new BadRequest('file name too long');
+    if (isTempName(n)) throw new Forbidden('staging files are not addressable');
+  }
   // The entry itself: its parent resolved, plus its own name (not followed).
   let entry = area.root;
   let isSymlink = false;

@@ -3,6 +3,7 @@
  * route writes `await files.resolve(req.user, req.params['*'], { mustExist: true })`.
  */
 import type { Rule } from '@coffer/protocol';
+import type { WriteIo } from './atomic.js';
 import type { CanonicalPath } from './canonical.js';
 import { isDenied } from './rules.js';
 import { resolvePath, scopeRoot, type Area, type ResolveOptions, type ResolveUser, type ScopedPath } from './resolve.js';
@@ -16,6 +17,8 @@ export interface FileServiceDeps {
 export function createFileService(deps: FileServiceDeps) {
   return {
     serverRoot: deps.config.root,
+    /** Replacement write calls (tests inject ENOSPC and the like); undefined = node:fs. */
+    io: undefined as WriteIo | undefined,
     /** api.md §8: header sniffing for the single-file answer (never in listings, S85). */
     typeDetectionByHeader: !deps.config.disableTypeDetectionByHeader,
     globalRules: deps.globalRules,

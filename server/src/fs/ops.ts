@@ -1,0 +1,206 @@
+/**
+ * Whole-resource operations on resolved paths: delete, copy, move, checksum, header and text
+ * reads, disk usage. Recursive ones walk with the rules (S7): denied descendants and escaping links
+ * are never copied, moved or deleted.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Rule } from '@coffer/protocol';
+import { Conflict, Forbidden } from '../http/errors.js';
+import { DIR_MODE, FILE_MODE, makeDirs, nodeIo, writeAtomic, type WriteIo } from './atomic.js';
+import { isDenied, type RuleSubject } from './rules.js';
+import { resolveInArea, type ScopedPath } from './resolve.js';
+import { walk, type WalkSkip } from './walk.js';
+
+export interface TreeOptions {
+  user: RuleSubject;
+  globalRules: readonly Rule[];
+  io?: WriteIo;
+}
+
+/** Virtual path of `virtual` (inside `from`) moved under `to`. */
+function rebase(virtual: string, from: string, to: string): string {
+  const rest = from === '/' ? virtual : virtual.slice(from.length);
+  return to === '/' ? rest || '/' : to + rest;
+}
+
+/** `child` is `parent` or below it, by whole segment (virtual paths). */
+export function isWithin(parent: string, child: string): boolean {
+  return child === parent || parent === '/' || child.startsWith(parent + '/');
+}
+
+/**
+ * Deletes a file, a link (never its target) or a folder tree. Denied descendants and escaping
+ * links are left in place with the folders leading to them (S7). Returns how many were kept.
+ */
+export async function removeTree(target: ScopedPath, opts: TreeOptions): Promise<{ kept: number }> {
+  if (target.isSymlink || !target.stat?.isDirectory()) {
+    await fsp.unlink(target.entry);
+    return { kept: 0 };
+  }
+  let kept = 0;
+  const onSkip = () => void kept++;
+  for await (const e of walk(target, { user: opts.user, globalRules: opts.globalRules, order: 'post', onSkip })) {
+    if (e.isDir && !e.isSymlink) {
+      await fsp.rmdir(e.entry).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOENT') throw err;
+      });
+    } else {
+      await fsp.unlink(e.entry).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    }
+  }
+  try {
+    await fsp.rmdir(target.entry);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    kept = Math.max(kept, 1);
+  }
+  return { kept };
+}
+
+/**
+ * S7 checks before a copy or move of a folder: every descendant's destination counterpart must
+ * pass the rules (403), and for a move nothing may be skipped (a move cannot leave part behind).
+ */
+export async function checkTree(src: ScopedPath, dstVirtual: string, opts: TreeOptions & { move: boolean }): Promise<void> {
+  if (!src.stat?.isDirectory() || src.isSymlink) return;
+  const skipped: WalkSkip[] = [];
+  const onSkip = (s: WalkSkip) => void skipped.push(s);
+  for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, onSkip, descendLinks: !opts.move })) {
+    if (opts.move && skipped.length) break;
+    if (isDenied(opts.user, rebase(e.virtual, src.virtual, dstVirtual), opts.globalRules)) {
+      throw new Forbidden('a destination path is denied by a rule');
+    }
+  }
+  if (opts.move && skipped.some((s) => s.reason !== 'error')) {
+    throw new Forbidden('the folder holds entries that cannot be moved');
+  }
+  const failed = skipped.find((s) => s.reason === 'error');
+  if (failed) throw failed.error;
+}
+
+async function copyFile(src: string, dst: ScopedPath, override: boolean, io: WriteIo): Promise<void> {
+  await writeAtomic(dst, createReadStream(src), { exclusive: !override, io });
+}
+
+/**
+ * Copies a file or a folder tree (folders merged, files replaced only with `override`). Every
+ * destination path is resolved again inside the destination's area, so a link already present
+ * under the destination is never written through to the outside.
+ */
+export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
+  const io = opts.io ?? nodeIo;
+  const area = { root: dst.root };
+  if (!src.stat?.isDirectory()) {
+    await copyFile(src.real, dst, opts.override, io);
+    return;
+  }
+  await makeDirs(dst.real, io);
+  let failure: unknown;
+  const onSkip = (s: WalkSkip) => {
+    if (s.reason === 'error') failure ??= s.error;
+  };
+  for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, descendLinks: true, onSkip })) {
+    if (e.kind === 'dangling' || e.kind === 'other') continue;
+    const target = await resolveInArea(area, { path: rebase(e.virtual, src.virtual, dst.virtual), trailingSlash: false }, { forWrite: true });
+    if (e.isDir) {
+      if (target.exists && !target.stat?.isDirectory()) throw new Conflict('a file is in the way of a folder');
+      await makeDirs(target.real, io);
+    } else {
+      if (target.exists && target.stat?.isDirectory()) throw new Conflict('a folder is in the way of a file');
+      await copyFile(e.real, target, opts.override, io);
+    }
+  }
+  if (failure) throw failure;
+}
+
+/**
+ * Moves `src` (the entry itself: a link moves as a link) to `dst`. A file may replace a file
+ * (`override` checked by the caller). Across filesystems: copy, then delete the source.
+ */
+export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
+  const io = opts.io ?? nodeIo;
+  await makeDirs(path.dirname(dst.entry), io);
+  if (!opts.override) {
+    // No replacing: a name that appeared since the checks wins.
+    const taken = await fsp.lstat(dst.entry).then(
+      () => true,
+      () => false,
+    );
+    if (taken) throw new Conflict('the destination exists');
+  }
+  try {
+    await io.rename(src.entry, dst.entry);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') {
+      throw new Conflict('the destination is in the way', { cause: err });
+    }
+    if (code !== 'EXDEV') throw err;
+    await copyTree(src, dst, { ...opts, override: opts.override });
+    await removeTree(src, opts);
+  }
+}
+
+export const CHECKSUM_ALGOS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
+export type ChecksumAlgo = (typeof CHECKSUM_ALGOS)[number];
+
+/** Streams the file through the hash; never holds it in memory. */
+export async function checksum(file: ScopedPath, algo: ChecksumAlgo): Promise<string> {
+  const hash = createHash(algo);
+  for await (const chunk of createReadStream(file.real)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Reads at most `max` bytes from the start of a regular file. */
+export async function readHead(file: ScopedPath, max: number): Promise<Uint8Array> {
+  const fh = await fsp.open(file.real, 'r');
+  try {
+    const buf = Buffer.alloc(max);
+    let got = 0;
+    while (got < max) {
+      const { bytesRead } = await fh.read(buf, got, max - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Reads a small text file (the caller bounds `limit`, S81); stops at `limit` bytes. */
+export async function readText(file: ScopedPath, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of createReadStream(file.real, { end: Math.max(0, limit - 1) })) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The file's bytes as a stream (text answers of X-Encoding). */
+export function openRead(file: ScopedPath): NodeJS.ReadableStream {
+  return createReadStream(file.real);
+}
+
+/** api.md §12: total and used bytes of the filesystem holding a folder (used = total − free). */
+export async function diskUsage(dir: ScopedPath): Promise<{ total: number; used: number }> {
+  const s = await fsp.statfs(dir.real);
+  const total = s.blocks * s.bsize;
+  return { total, used: Math.max(0, total - s.bfree * s.bsize) };
+}
+
+/** Permission bits of an existing file, kept when it is saved. */
+export function permissionBits(file: ScopedPath): number {
+  return file.stat ? file.stat.mode & 0o7777 : FILE_MODE;
+}
+
+export { DIR_MODE, FILE_MODE };
