@@ -3,10 +3,13 @@ import { authRoutes } from './auth/routes.js';
 import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { commandRoutes } from './command/routes.js';
 import { sharesRoutes } from './shares/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { tusRoutes } from './tus/routes.js';
 import { resourcesRoutes } from './resources/routes.js';
 import { usageRoutes } from './usage/routes.js';
+import { rawRoutes } from './raw/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -17,8 +20,11 @@ export const FEATURES: FastifyPluginAsync[] = [
   staticRoutes,
   usersRoutes,
   settingsRoutes,
+  commandRoutes,
   sharesRoutes,
   publicRoutes,
+  tusRoutes,
   resourcesRoutes,
   usageRoutes,
+  rawRoutes,
 ];

@@ -1,0 +1,207 @@
+/**
+ * Archive downloads (api.md §9, S55–S57): the selection is resolved and checked before anything
+ * is sent; entries come from the walker (rules, hidden files and escaping links left out, S56);
+ * small files are read ahead with bounded concurrency, large ones streamed; the container and the
+ * codec stream with backpressure, and everything stops when the client goes away.
+ */
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable, type Writable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Rule } from '@coffer/protocol';
+import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
+import { openExact, readWhole, type FileChunks } from '../../fs/read.js';
+import type { ResolveUser, ScopedPath } from '../../fs/resolve.js';
+import type { FileService } from '../../fs/service.js';
+import { walk, type WalkEntry, type WalkSkip } from '../../fs/walk.js';
+import { NotFound } from '../../http/errors.js';
+import { Coalesce, createCodec } from './codecs.js';
+import type { ArchiveEntry } from './entry.js';
+import type { ArchiveFormat } from './formats.js';
+import { archiveName, commonBase, entryName, safeSegment, topLevelOnly } from './names.js';
+import { tarStream } from './tar.js';
+import { zipStream } from './zip.js';
+
+/** Files up to this size are read whole, ahead of the writer. */
+const SMALL_FILE = 256 * 1024;
+/** Read-ahead bounds: entries and bytes. */
+const AHEAD_ENTRIES = 32;
+const AHEAD_BYTES = 8 * 1024 * 1024;
+
+/** Counters for tests and metrics: archives being built now. */
+export const archiveActivity = { active: 0, started: 0 };
+
+export interface ArchivePlan {
+  /** Selected items (top-level only), resolved and checked. */
+  items: ScopedPath[];
+  /** Common base of the items: entry names are relative to it. */
+  base: string;
+  /** The file name for Content-Disposition. */
+  name: string;
+}
+
+/**
+ * Resolves `{folder}` plus an optional `files=` list into a plan. Every item is decoded once more,
+ * canonicalised (S1), joined under the folder and resolved with rules and links checked: a
+ * missing, denied or escaping item answers 404/403 here, before any byte (S57).
+ */
+export async function planArchive(
+  files: FileService,
+  user: ResolveUser,
+  folder: ScopedPath,
+  filesParam: string | undefined,
+  format: ArchiveFormat,
+): Promise<ArchivePlan> {
+  const globalRules = await files.globalRules();
+  let items: ScopedPath[] = [];
+  const list = (filesParam ?? '').split(',').filter((s) => s !== '');
+  if (list.length === 0) {
+    if (!folder.stat?.isDirectory()) throw new NotFound();
+    items = [folder];
+  } else {
+    for (const raw of list) {
+      const canon = canonicalPath(percentDecode(raw));
+      const virtual = joinVirtual(folder.virtual, canon.path);
+      items.push(await files.resolve(user, { path: virtual, trailingSlash: false }, { globalRules, mustExist: true }));
+    }
+  }
+  const top = new Set(topLevelOnly(items.map((i) => i.virtual)));
+  const seen = new Set<string>();
+  items = items.filter((i) => top.has(i.virtual) && !seen.has(i.virtual) && seen.add(i.virtual));
+  const base = commonBase(items.map((i) => i.virtual));
+  const name = archiveName({
+    base,
+    requested: folder.virtual,
+    scopeName: path.basename(folder.root) || 'files',
+    items: items.length,
+    extension: format.extension,
+  });
+  return { items, base, name };
+}
+
+interface PlannedEntry {
+  name: string;
+  isDir: boolean;
+  mode: number;
+  mtime: Date;
+  size: number;
+  src: ScopedPath | WalkEntry;
+}
+
+function planned(name: string, src: ScopedPath | WalkEntry, isDir: boolean): PlannedEntry {
+  const st = src.stat!;
+  return { name, isDir, mode: st.mode & 0o7777, mtime: st.mtime, size: isDir ? 0 : st.size, src };
+}
+
+/** Every entry of the plan, in walk order; folders before their contents. */
+async function* plannedEntries(
+  plan: ArchivePlan,
+  ctx: { user: ResolveUser; globalRules: readonly Rule[]; signal: AbortSignal; onSkip: (s: WalkSkip) => void },
+): AsyncGenerator<PlannedEntry> {
+  for (const item of plan.items) {
+    const st = item.stat;
+    if (!st) continue;
+    const name = entryName(plan.base, item.virtual);
+    if (st.isFile()) {
+      // One selected file is its own base: it goes at the archive's root (S57).
+      yield planned(name || safeSegment(path.posix.basename(item.virtual)), item, false);
+      continue;
+    }
+    if (!st.isDirectory()) continue;
+    if (name) yield planned(name, item, true);
+    const entries = walk(item, { user: ctx.user, globalRules: ctx.globalRules, hidden: true, descendLinks: true, signal: ctx.signal, onSkip: ctx.onSkip });
+    for await (const e of entries) {
+      if (ctx.signal.aborted) return;
+      if (e.kind === 'dir') yield planned(entryName(plan.base, e.virtual), e, true);
+      else if (e.kind === 'file') yield planned(entryName(plan.base, e.virtual), e, false);
+    }
+  }
+}
+
+type Slot = { e: PlannedEntry; data?: Promise<Buffer | null> };
+
+/**
+ * Reads small files ahead (at most AHEAD_ENTRIES / AHEAD_BYTES in flight) and opens large ones
+ * just before the writer needs them. A file that vanished or cannot be read before its first
+ * byte is written is skipped (logged); one that fails later fails the archive.
+ */
+async function* withContents(source: AsyncGenerator<PlannedEntry>, log: FastifyBaseLogger): AsyncGenerator<ArchiveEntry> {
+  const queue: Slot[] = [];
+  let done = false;
+  let aheadBytes = 0;
+  let current: FileChunks | undefined;
+  const skip = (e: PlannedEntry, err: unknown) => {
+    log.warn({ entry: e.name, code: (err as NodeJS.ErrnoException).code }, 'archive entry skipped: unreadable');
+    return null;
+  };
+  const fill = async () => {
+    while (!done && queue.length < AHEAD_ENTRIES && aheadBytes < AHEAD_BYTES) {
+      const r = await source.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      const e = r.value;
+      const slot: Slot = { e };
+      if (!e.isDir && e.size <= SMALL_FILE) {
+        aheadBytes += e.size;
+        slot.data = readWhole(e.src, e.size).catch((err: unknown) => skip(e, err));
+      }
+      queue.push(slot);
+    }
+  };
+  try {
+    for (;;) {
+      await fill();
+      const slot = queue.shift();
+      if (!slot) break;
+      const { src: _src, ...meta } = slot.e;
+      if (slot.e.isDir) {
+        yield meta;
+      } else if (slot.data) {
+        const data = await slot.data;
+        aheadBytes -= slot.e.size;
+        if (data) yield { ...meta, size: data.length, data };
+      } else {
+        try {
+          current = await openExact(slot.e.src, slot.e.size);
+        } catch (err) {
+          skip(slot.e, err);
+          continue;
+        }
+        yield { ...meta, stream: current };
+        await current.close();
+        current = undefined;
+      }
+    }
+  } finally {
+    await current?.close();
+    await source.return(undefined);
+    // Read-ahead still in flight settles on its own; nothing waits for it.
+  }
+}
+
+/**
+ * Streams the archive of `plan` into `out`. Resolves when the archive is complete; rejects when
+ * it could not be finished (the caller then cuts the connection so that a truncated archive
+ * never looks complete) or when `signal` fired (the client went away).
+ */
+export async function streamArchive(
+  plan: ArchivePlan,
+  format: ArchiveFormat,
+  out: Writable,
+  ctx: { user: ResolveUser; globalRules: readonly Rule[]; signal: AbortSignal; log: FastifyBaseLogger },
+): Promise<void> {
+  archiveActivity.active++;
+  archiveActivity.started++;
+  try {
+    const onSkip = (s: WalkSkip) => ctx.log.debug({ entry: s.virtual, reason: s.reason }, 'archive entry left out');
+    const entries = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log);
+    const body = format.container === 'zip' ? Readable.from(zipStream(entries)) : Readable.from(tarStream(entries));
+    const codec = createCodec(format.codec);
+    const stages = [body, new Coalesce(), ...(codec ? [codec] : []), out] as const;
+    await pipeline(stages as unknown as [Readable, Writable], { signal: ctx.signal });
+  } finally {
+    archiveActivity.active--;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Answers that carry file bytes (raw, preview, subtitle; public downloads reuse it): the S60/S61/
+ * S64 headers, conditional requests (304/412), single and multiple ranges (206, 416), HEAD
+ * without a body.
+ */
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../../http/errors.js';
+import { contentDisposition } from './disposition.js';
+import { checkPreconditions, ifRangeAllows, parseRange, type ByteRange } from './range.js';
+
+/** S60: every answer with file bytes. `sandbox` is added for active content shown inline. */
+export const FILE_CSP = "script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/**
+ * S60's passive list: images other than SVG, audio, video, PDF, plain text and text/vtt. Anything
+ * else (HTML, XHTML, SVG, XML, JavaScript, unknown) is active.
+ */
+export function isPassive(contentType: string): boolean {
+  const t = contentType.split(';')[0]!.trim().toLowerCase();
+  if (t.startsWith('image/')) return t !== 'image/svg+xml' && !t.includes('xml');
+  if (t.startsWith('audio/') || t.startsWith('video/')) return true;
+  return t === 'application/pdf' || t === 'text/plain' || t === 'text/vtt';
+}
+
+export interface FileBody {
+  size: number;
+  mtimeMs: number;
+  etag: string;
+  /** The bytes [start, end], or all of them. */
+  open(range?: ByteRange): Readable;
+}
+
+export interface SendOptions {
+  /** Name for Content-Disposition. */
+  name: string;
+  /** `inline=true` was asked: the disposition is inline and the content type is the file's own. */
+  inline: boolean;
+  /** The file's own type (used inline only). */
+  contentType: string;
+}
+
+/** A strong validator from what stat gives: size and modification time. */
+export function etagFor(size: number, mtimeMs: number): string {
+  return `"${Math.round(mtimeMs * 1000).toString(16)}-${size.toString(16)}"`;
+}
+
+/** S60/S61/S64 headers on an answer that carries (or describes) file bytes. */
+export function fileHeaders(reply: FastifyReply, opts: SendOptions): string {
+  const type = opts.inline ? opts.contentType : 'application/octet-stream';
+  void reply.header('Content-Disposition', contentDisposition(opts.inline ? 'inline' : 'attachment', opts.name));
+  void reply.header('Content-Type', type);
+  void reply.header('X-Content-Type-Options', 'nosniff');
+  void reply.header('Content-Security-Policy', opts.inline && !isPassive(type) ? `${FILE_CSP}; sandbox` : FILE_CSP);
+  void reply.header('Cache-Control', 'private');
+  return type;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Ends a HEAD answer with the headers gathered so far. Fastify would rewrite Content-Length of an
+ * empty HEAD answer to 0; the length must describe the GET body.
+ */
+export function endHead(reply: FastifyReply, status: number): FastifyReply {
+  reply.hijack();
+  reply.raw.writeHead(status, reply.getHeaders() as Record<string, string>);
+  reply.raw.end();
+  return reply;
+}
+
+export async function sendFileBody(req: FastifyRequest, reply: FastifyReply, body: FileBody, opts: SendOptions): Promise<FastifyReply> {
+  const type = fileHeaders(reply, opts);
+  const validators = { mtimeMs: body.mtimeMs, etag: body.etag };
+  void reply.header('Last-Modified', new Date(body.mtimeMs).toUTCString());
+  void reply.header('ETag', body.etag);
+  void reply.header('Accept-Ranges', 'bytes');
+  const verdict = checkPreconditions(
+    {
+      ifMatch: header(req, 'if-match'),
+      ifNoneMatch: header(req, 'if-none-match'),
+      ifModifiedSince: header(req, 'if-modified-since'),
+      ifUnmodifiedSince: header(req, 'if-unmodified-since'),
+    },
+    validators,
+    req.method,
+  );
+  if (verdict === 'failed') throw new HttpError(412);
+  if (verdict === 'not-modified') {
+    reply.removeHeader('Content-Type');
+    return reply.code(304).send();
+  }
+  const head = req.method === 'HEAD';
+  const rangeHeader = ifRangeAllows(header(req, 'if-range'), validators) ? header(req, 'range') : undefined;
+  const range = parseRange(rangeHeader, body.size);
+  if (range.kind === 'unsatisfiable') {
+    throw new HttpError(416, '', { headers: { 'Content-Range': `bytes */${body.size}` } });
+  }
+  if (range.kind === 'full') {
+    void reply.header('Content-Length', String(body.size));
+    if (head) return endHead(reply, 200);
+    return body.size === 0 ? reply.code(200).send() : reply.code(200).send(body.open());
+  }
+  if (range.ranges.length === 1) {
+    const r = range.ranges[0]!;
+    void reply.header('Content-Range', `bytes ${r.start}-${r.end}/${body.size}`);
+    void reply.header('Content-Length', String(r.end - r.start + 1));
+    return head ? endHead(reply, 206) : reply.code(206).send(body.open(r));
+  }
+  // Several ranges: multipart/byteranges, each part with its own type and range.
+  const boundary = randomBytes(12).toString('hex');
+  const partHead = (r: ByteRange, first: boolean) =>
+    Buffer.from(`${first ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${r.start}-${r.end}/${body.size}\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  let length = tail.length;
+  range.ranges.forEach((r, i) => (length += partHead(r, i === 0).length + r.end - r.start + 1));
+  void reply.header('Content-Type', `multipart/byteranges; boundary=${boundary}`);
+  void reply.header('Content-Length', String(length));
+  if (head) return endHead(reply, 206);
+  const ranges = range.ranges;
+  async function* parts(): AsyncGenerator<Buffer> {
+    for (let i = 0; i < ranges.length; i++) {
+      yield partHead(ranges[i]!, i === 0);
+      for await (const chunk of body.open(ranges[i]!)) yield chunk as Buffer;
+    }
+    yield tail;
+  }
+  return reply.code(206).send(Readable.from(parts()));
+}

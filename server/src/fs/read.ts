@@ -1,0 +1,84 @@
+/**
+ * Reading user files for the byte endpoints (raw, archives, previews, subtitles). Every function
+ * takes something the resolver or the walker produced (a ScopedPath or a WalkEntry), never a
+ * string from a request.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { ScopedPath } from './resolve.js';
+import type { WalkEntry } from './walk.js';
+
+export type Readable_ = ScopedPath | WalkEntry;
+
+/** A stream of the bytes [start, end] (inclusive) of a resolved file. */
+export function openFileStream(p: Readable_, range?: { start: number; end: number }, highWaterMark = 256 * 1024): Readable {
+  return createReadStream(p.real, { start: range?.start, end: range?.end, highWaterMark });
+}
+
+/**
+ * Reads a whole small file (the walker's `size` bytes at most). Fewer bytes than expected are
+ * returned as read: the caller archives what is there now.
+ */
+export async function readWhole(p: Readable_, size: number): Promise<Buffer> {
+  const fh = await open(p.real, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const { bytesRead } = await fh.read(buf, off, size - off, off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return off === size ? buf : buf.subarray(0, off);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The first `n` bytes (fewer for a shorter file). */
+export async function readHead(p: Readable_, n: number): Promise<Buffer> {
+  const fh = await open(p.real, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** An iterator over a file's bytes that can also be closed without being iterated. */
+export type FileChunks = AsyncGenerator<Buffer> & { close(): Promise<void> };
+
+/**
+ * Opens a file for reading exactly its first `size` bytes; the open happens now so that a
+ * vanished or unreadable file is known before anything about it is written. The iterator throws
+ * when the file turns out shorter than `size` (a truncated archive entry must never look
+ * complete). `close()` releases the file when the iterator is abandoned unstarted.
+ */
+export async function openExact(p: Readable_, size: number, chunk = 256 * 1024): Promise<FileChunks> {
+  const fh = await open(p.real, 'r');
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await fh.close();
+  };
+  async function* read(): AsyncGenerator<Buffer> {
+    try {
+      let pos = 0;
+      while (pos < size) {
+        const want = Math.min(chunk, size - pos);
+        const buf = Buffer.allocUnsafe(want);
+        const { bytesRead } = await fh.read(buf, 0, want, pos);
+        if (bytesRead === 0) throw new Error(`file shrank while being read (${pos} of ${size} bytes)`);
+        pos += bytesRead;
+        yield bytesRead === want ? buf : buf.subarray(0, bytesRead);
+      }
+    } finally {
+      await close();
+    }
+  }
+  return Object.assign(read(), { close });
+}
