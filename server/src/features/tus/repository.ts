@@ -1,0 +1,106 @@
+/** Kysely queries on `uploads` — the only SQL about tus uploads. */
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { UploadsTable } from '../../db/schema.js';
+
+export interface UploadRecord {
+  id: string;
+  /** Real path the finished file goes to. */
+  target: string;
+  virtualPath: string;
+  userId: number;
+  sessionJti: string;
+  length: number;
+  offset: number;
+  override: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function targetKey(realPath: string): string {
+  return createHash('sha256').update(realPath).digest('hex');
+}
+
+function fromRow(r: Selectable<UploadsTable>): UploadRecord {
+  return {
+    id: r.id,
+    target: r.target,
+    virtualPath: r.virtual_path,
+    userId: Number(r.user_id),
+    sessionJti: r.session_jti,
+    length: Number(r.length),
+    offset: Number(r.upload_offset),
+    override: Boolean(r.override),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+/** SQLite and PostgreSQL spellings of a unique-constraint violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function createUploadRepository(db: Db) {
+  const k = db.kysely;
+  return {
+    /** Inserts a new upload; a unique violation (another upload on the target) is rethrown as is. */
+    async insert(u: UploadRecord): Promise<void> {
+      await k
+        .insertInto('uploads')
+        .values({
+          id: u.id,
+          target_key: targetKey(u.target),
+          target: u.target,
+          virtual_path: u.virtualPath,
+          user_id: u.userId,
+          session_jti: u.sessionJti,
+          length: u.length,
+          upload_offset: u.offset,
+          override: u.override ? 1 : 0,
+          created_at: u.createdAt,
+          updated_at: u.updatedAt,
+        })
+        .execute();
+    },
+    async byTarget(realPath: string): Promise<UploadRecord | undefined> {
+      const r = await k.selectFrom('uploads').selectAll().where('target_key', '=', targetKey(realPath)).executeTakeFirst();
+      return r && r.target === realPath ? fromRow(r) : undefined;
+    },
+    async byId(id: string): Promise<UploadRecord | undefined> {
+      const r = await k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+      return r ? fromRow(r) : undefined;
+    },
+    async setOffset(id: string, offset: number, now: number): Promise<void> {
+      await k.updateTable('uploads').set({ upload_offset: offset, updated_at: now }).where('id', '=', id).execute();
+    },
+    async touch(id: string, now: number): Promise<void> {
+      await k.updateTable('uploads').set({ updated_at: now }).where('id', '=', id).execute();
+    },
+    /** Deletes the row; true when this call removed it. */
+    async remove(id: string): Promise<boolean> {
+      const r = await k.deleteFrom('uploads').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    /** Deletes the row only if it is still untouched since `before` (the expiry sweep). */
+    async removeIfStale(id: string, before: number): Promise<boolean> {
+      const r = await k.deleteFrom('uploads').where('id', '=', id).where('updated_at', '<', before).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async staleIds(before: number, limit = 500): Promise<string[]> {
+      const rows = await k.selectFrom('uploads').select('id').where('updated_at', '<', before).limit(limit).execute();
+      return rows.map((r) => r.id);
+    },
+    async allIds(): Promise<Set<string>> {
+      const rows = await k.selectFrom('uploads').select('id').execute();
+      return new Set(rows.map((r) => r.id));
+    },
+    async count(): Promise<number> {
+      const r = await k.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+  };
+}
+export type UploadRepository = ReturnType<typeof createUploadRepository>;
