@@ -4,6 +4,7 @@ import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { commandRoutes } from './command/routes.js';
+import { commandRoutes } from './command/routes.js';
 import { sharesRoutes } from './shares/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { tusRoutes } from './tus/routes.js';
@@ -20,6 +21,7 @@ export const FEATURES: FastifyPluginAsync[] = [
   staticRoutes,
   usersRoutes,
   settingsRoutes,
+  commandRoutes,
   commandRoutes,
   sharesRoutes,
   publicRoutes,
