@@ -4,7 +4,7 @@ import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { commandRoutes } from './command/routes.js';
-import { commandRoutes } from './command/routes.js';
+import { runnerHooks } from './runner/plugin.js';
 import { sharesRoutes } from './shares/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { tusRoutes } from './tus/routes.js';
@@ -22,7 +22,7 @@ export const FEATURES: FastifyPluginAsync[] = [
   usersRoutes,
   settingsRoutes,
   commandRoutes,
-  commandRoutes,
+  runnerHooks,
   sharesRoutes,
   publicRoutes,
   tusRoutes,
