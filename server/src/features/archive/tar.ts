@@ -10,6 +10,8 @@ const MAX_QUEUED = 64;
 
 export function tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncIterable<Buffer> {
   const pack = tar.pack();
+  // Failures reach the consumer through the iterator; an 'error' event without a listener would throw.
+  pack.on('error', () => undefined);
   const feed = async () => {
     const queued = new Set<Promise<void>>();
     const track = (p: Promise<void>) => {
@@ -18,7 +20,7 @@ export function tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncIterable<B
     };
     for await (const e of entries) {
       const header = {
-        name: e.name,
+        name: e.isDir ? e.name + '/' : e.name,
         mode: e.mode,
         mtime: e.mtime,
         size: e.isDir ? 0 : e.size,
@@ -30,8 +32,8 @@ export function tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncIterable<B
         track(
           new Promise<void>((resolve, reject) => {
             const done = (err?: Error | null) => (err ? reject(err) : resolve());
-            if (e.isDir) pack.entry(header, done);
-            else pack.entry(header, e.data!, done);
+            const sink = e.isDir ? pack.entry(header, done) : pack.entry(header, e.data!, done);
+            sink.on('error', () => undefined); // reported through `done`
           }),
         );
         if (queued.size >= MAX_QUEUED) await Promise.race(queued);
@@ -40,6 +42,7 @@ export function tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncIterable<B
       await Promise.all(queued);
       await new Promise<void>((resolve, reject) => {
         const sink = pack.entry(header, (err) => (err ? reject(err) : resolve()));
+        sink.on('error', () => undefined); // reported through the callback
         void (async () => {
           try {
             for await (const chunk of e.stream!) {

@@ -74,6 +74,9 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
       if (!res.writableFinished) abort.abort();
     };
     res.on('close', onClose);
+    // pipeline() destroys the response with its error after it stopped listening; that error is
+    // handled below, the event must not become an uncaught exception.
+    res.on('error', () => undefined);
     try {
       await streamArchive(plan, format, res, { user: req.user, globalRules, signal: abort.signal, log: req.log });
     } catch (err) {
