@@ -27,7 +27,7 @@ async function start(args: string[] = [], env: Record<string, string> = {}): Pro
 
 const GENERATED = /User '([^']+)' initialized with randomly generated password: (\S+?)"/;
 
-describe('first run (E7)', () => {
+describe('first run (E7)', { timeout: 90_000 }, () => {
   it('prints a random admin password once, and it works; a second run prints nothing', async () => {
     ws = await workspace();
     const first = await start();
@@ -66,7 +66,7 @@ describe('first run (E7)', () => {
   });
 });
 
-describe('admin commands on the database of a running server', () => {
+describe('admin commands on the database of a running server', { timeout: 90_000 }, () => {
   it('users add → login over HTTP; users update --password ends the old sessions', async () => {
     ws = await workspace();
     const s = await start([], { COFFER_ADMIN_PASSWORD: GOOD_PASSWORD });
@@ -107,7 +107,7 @@ describe('admin commands on the database of a running server', () => {
   });
 });
 
-describe('admin commands', () => {
+describe('admin commands', { timeout: 90_000 }, () => {
   async function init(): Promise<void> {
     ws = await workspace();
     const s = await start([], { COFFER_ADMIN_PASSWORD: GOOD_PASSWORD });
@@ -257,7 +257,7 @@ describe('admin commands', () => {
   });
 });
 
-describe('serve flags', () => {
+describe('serve flags', { timeout: 90_000 }, () => {
   it('takes --port from flag > environment > config file > stored settings', async () => {
     ws = await workspace();
     const [stored, file, env, flag] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -330,7 +330,7 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-describe('SIGTERM / SIGINT', () => {
+describe('SIGTERM / SIGINT', { timeout: 90_000 }, () => {
   it('stops accepting, lets the in-flight request finish, then exits 0', async () => {
     ws = await workspace();
     const s = await start([], { COFFER_ADMIN_PASSWORD: GOOD_PASSWORD });
