@@ -14,6 +14,7 @@ import { copyFile, link, lstat, mkdir, open, readdir, realpath, rename, stat, st
 import os from 'node:os';
 import path from 'node:path';
 import { isPostgresUrl } from '../db/index.js';
+import { TEMP_PREFIX } from './names.js';
 import type { ScopedPath } from './resolve.js';
 import { isInside } from './resolve.js';
 
@@ -279,7 +280,7 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
         await moveInPlace(from, to, override);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-        const tmp = path.join(parent, `.coffer-upload-${id}`);
+        const tmp = path.join(parent, `${TEMP_PREFIX}${id}`); // hidden from listings, not addressable
         try {
           await copyFile(from, tmp);
           const fh = await open(tmp, 'r+');

@@ -20,7 +20,7 @@ import {
   single,
 } from './protocol.js';
 import { createUploadRepository } from './repository.js';
-import { createTusService, type UploadActor, type UploadHooks } from './service.js';
+import { createTusService, type UploadActor } from './service.js';
 
 type PathRequest = FastifyRequest<{ Params: { '*': string } }>;
 
@@ -66,7 +66,7 @@ function locationOf(req: FastifyRequest, base: string, virtual: string): string 
 }
 
 export async function tusRoutes(app: FastifyInstance): Promise<void> {
-  const { config, files, metrics, users, settings, db } = app.deps;
+  const { config, files, metrics, users, settings, db, events } = app.deps;
   const choice = await chooseDataDir(config);
   for (const w of choice.warnings) app.log.warn(w);
   const staging = await openStaging(choice.dir, config.root);
@@ -74,15 +74,13 @@ export async function tusRoutes(app: FastifyInstance): Promise<void> {
     app.log.warn({ dataDir: choice.dir }, 'the data directory is on another filesystem than the root: finished uploads are copied into place');
   }
   const key = await settings.signingKey();
-  // TODO(events): fire through server/src/events/ once the files API's hook point lands.
-  const hooks: UploadHooks = { run: async () => undefined };
   const service = createTusService({
     repo: createUploadRepository(db),
     staging,
     locks: createMemoryLocks(),
     files,
     metrics,
-    hooks,
+    events,
     config,
     log: app.log.child({ feature: 'tus' }),
   });

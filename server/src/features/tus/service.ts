@@ -9,11 +9,15 @@ import type { ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
 import { parentBlocked, type StagingArea } from '../../fs/staging.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, PayloadTooLarge, Unauthorized } from '../../http/errors.js';
+import type { EventBus, FileEventContext } from '../../events/index.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { UserRecord } from '../users/repository.js';
 import type { UploadLocks } from './lock.js';
 import type { ParsedInt } from './protocol.js';
 import { isUniqueViolation, type UploadRecord, type UploadRepository } from './repository.js';
+
+/** Write errors that mean "no room": full disk, quota, file-size limit. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Staging files without a database row are left alone this long (a creation may be under way). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -25,26 +29,14 @@ export interface UploadActor {
   expiredJti?: string;
 }
 
-export interface UploadEventContext {
-  user: UserRecord;
-  /** Real path of the finished file. */
-  file: string;
-  virtualPath: string;
-}
-
-/** The files API's hook point for the `upload` event (api.md §19.2). */
-export interface UploadHooks {
-  /** api.md §19.3: on tus completion both run after the data is written; failures are ignored. */
-  run(phase: 'before' | 'after', ctx: UploadEventContext): Promise<void>;
-}
-
 export interface TusServiceDeps {
   repo: UploadRepository;
   staging: StagingArea;
   locks: UploadLocks;
   files: FileService;
   metrics: Metrics;
-  hooks: UploadHooks;
+  /** The files API's hook point (api.md §19.2: tus completion fires `upload`). */
+  events: Pick<EventBus, 'before' | 'after'>;
   config: { maxUploadSize: number; uploadExpiry: number };
   log: FastifyBaseLogger;
   now?: () => number;
@@ -68,7 +60,7 @@ export class InsufficientStorage extends HttpError {
 }
 
 export function createTusService(deps: TusServiceDeps) {
-  const { repo, staging, locks, files, metrics, hooks, log } = deps;
+  const { repo, staging, locks, files, metrics, events, log } = deps;
   const now = deps.now ?? Date.now;
 
   /** S52: no PATCH for `uploadExpiry` seconds; such an upload is gone even before the sweep runs. */
@@ -127,8 +119,9 @@ export function createTusService(deps: TusServiceDeps) {
       if (err instanceof HttpError && err.status < 500) await drop(u, `refused at the end: ${err.status}`);
       throw err;
     }
-    const ctx: UploadEventContext = { user, file: target.real, virtualPath: target.virtual };
-    await runHook('before', ctx);
+    const ctx: FileEventContext = { user, file: target, scopeRoot: target.root };
+    // api.md §19.3: on tus completion both hooks run after the data is written; failures are ignored.
+    await events.before('upload', ctx).catch((err: unknown) => log.warn({ err }, 'before_upload failed (ignored for tus)'));
     try {
       await staging.commit(u.id, u.length, target, u.override);
     } catch (err) {
@@ -141,15 +134,7 @@ export function createTusService(deps: TusServiceDeps) {
     await repo.remove(u.id);
     await refreshGauge();
     log.info({ upload: u.id, bytes: u.length }, 'upload finished');
-    await runHook('after', ctx);
-  }
-
-  async function runHook(phase: 'before' | 'after', ctx: UploadEventContext): Promise<void> {
-    try {
-      await hooks.run(phase, ctx);
-    } catch (err) {
-      log.warn({ err, phase }, 'upload hook failed (ignored for tus, api.md §19.3)');
-    }
+    await events.after('upload', ctx, { ignoreFailures: true });
   }
 
   return {
@@ -261,7 +246,7 @@ export function createTusService(deps: TusServiceDeps) {
         }
         return { offset: reached, complete: false, aborted: false };
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOSPC' || (err as NodeJS.ErrnoException).code === 'EDQUOT') {
+        if (DISK_FULL.has((err as NodeJS.ErrnoException).code ?? '')) {
           log.warn({ upload: u.id }, 'disk full during an upload; the chunk was dropped');
           throw new InsufficientStorage();
         }

@@ -1,0 +1,282 @@
+/**
+ * Uploads that survive what happens to them: the server killed (SIGKILL) and restarted mid-upload,
+ * the client vanishing mid-chunk, a token expiring half-way, a full disk mid-chunk, and the upload
+ * events (api.md §14, §19, S50–S52). Every result is checked byte for byte by sha256.
+ * Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
+ */
+import http from 'node:http';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileEventContext } from '../src/events/index.js';
+import { useServer, type TestServer } from './harness.js';
+import { childServer, type ChildServer } from './tus-child.js';
+import { bytes, sha256, sha256File, startUpload } from './tus-support.js';
+
+const TUS = { 'Tus-Resumable': '1.0.0' };
+const OCTETS = 'application/offset+octet-stream';
+
+async function exists(p: string): Promise<boolean> {
+  return lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function stagedIn(dataParent: string): Promise<string[]> {
+  return readdir(path.join(dataParent, 'coffer-data', 'uploads')).catch(() => []);
+}
+
+async function headOffset(base: string, token: string, p: string): Promise<{ status: number; offset: number }> {
+  const res = await fetch(`${base}/api/tus${p}`, { method: 'HEAD', headers: { ...TUS, 'X-Auth': token } });
+  return { status: res.status, offset: Number(res.headers.get('upload-offset')) };
+}
+
+async function waitFor(cond: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('a server killed mid-upload', () => {
+  let child: ChildServer;
+  beforeAll(async () => {
+    child = await childServer();
+    await child.start();
+  }, 60_000);
+  afterAll(async () => {
+    await child?.close();
+  });
+
+  it('resumes after SIGKILL and a restart; the file arrives byte for byte and never half', async () => {
+    const token = await child.login();
+    const data = bytes(24 * 1024 * 1024);
+    const tus = { chunkSize: 1024 * 1024, retryCount: 5 };
+    let killedAt = -1;
+    let restarted: Promise<void> | undefined;
+    const run = startUpload({
+      url: child.url,
+      token,
+      path: '/killed/big.bin',
+      source: data,
+      tus,
+      onChunk: (offset) => {
+        if (killedAt < 0 && offset >= 6 * 1024 * 1024) {
+          killedAt = offset;
+          // Kill during the next chunk, then bring the server back on the same port.
+          restarted = new Promise<void>((r) => setTimeout(r, 15)).then(async () => {
+            await child.kill();
+            expect(await exists(path.join(child.root, 'killed', 'big.bin'))).toBe(false);
+            await child.start();
+          });
+        }
+      },
+    });
+    await run.done;
+    await restarted;
+    expect(killedAt).toBeGreaterThan(0);
+    expect(await sha256File(path.join(child.root, 'killed', 'big.bin'))).toBe(sha256(data));
+    expect(await stagedIn(child.dir)).toEqual([]);
+  }, 120_000);
+
+  it('resumes an upload interrupted by the kill from a new client (page reload after the restart)', async () => {
+    const token = await child.login();
+    const data = bytes(6 * 1024 * 1024);
+    const tus = { chunkSize: 512 * 1024, retryCount: 0 };
+    const first = startUpload({ url: child.url, token, path: '/reload-after-kill.bin', source: data, tus });
+    const failed = first.done.then(
+      () => 'done',
+      () => 'failed',
+    );
+    await waitFor(() => first.chunks.length >= 3);
+    await child.kill();
+    expect(await failed).toBe('failed');
+    await child.start();
+    const h = await headOffset(child.url, token, '/reload-after-kill.bin');
+    expect(h.status).toBe(200);
+    expect(h.offset).toBeGreaterThanOrEqual(3 * 512 * 1024);
+    const second = startUpload({
+      url: child.url,
+      token,
+      path: '/reload-after-kill.bin',
+      source: data,
+      tus,
+      uploadUrl: `${child.url}/api/tus/reload-after-kill.bin`,
+    });
+    await second.done;
+    expect(await sha256File(path.join(child.root, 'reload-after-kill.bin'))).toBe(sha256(data));
+  }, 120_000);
+});
+
+describe('a full disk mid-upload', () => {
+  let child: ChildServer;
+  beforeAll(async () => {
+    child = await childServer();
+    // Files may not grow past 2 MiB in this process: writes beyond fail like a full disk.
+    await child.start({ fileSizeLimitKiB: 2048 });
+  }, 60_000);
+  afterAll(async () => {
+    await child?.close();
+  });
+
+  it('answers 507 for the chunk, keeps the upload at its old offset and the target untouched', async () => {
+    const token = await child.login();
+    const data = bytes(3 * 1024 * 1024);
+    const post = await fetch(`${child.url}/api/tus/full.bin`, { method: 'POST', headers: { ...TUS, 'X-Auth': token, 'Upload-Length': String(data.length) } });
+    expect(post.status).toBe(201);
+    const ok = await fetch(`${child.url}/api/tus/full.bin`, {
+      method: 'PATCH',
+      headers: { ...TUS, 'X-Auth': token, 'Content-Type': OCTETS, 'Upload-Offset': '0' },
+      body: data.subarray(0, 1024 * 1024),
+    });
+    expect(ok.status).toBe(204);
+    const full = await fetch(`${child.url}/api/tus/full.bin`, {
+      method: 'PATCH',
+      headers: { ...TUS, 'X-Auth': token, 'Content-Type': OCTETS, 'Upload-Offset': String(1024 * 1024) },
+      body: data.subarray(1024 * 1024),
+    });
+    expect(full.status).toBe(507);
+    expect((await headOffset(child.url, token, '/full.bin')).offset).toBe(1024 * 1024);
+    expect(await exists(path.join(child.root, 'full.bin'))).toBe(false);
+    const del = await fetch(`${child.url}/api/tus/full.bin`, { method: 'DELETE', headers: { ...TUS, 'X-Auth': token } });
+    expect(del.status).toBe(204);
+    expect(await stagedIn(child.dir)).toEqual([]);
+  }, 60_000);
+});
+
+/** Sends `part` of a PATCH that declares `declared` bytes, then drops the connection. */
+function vanishingPatch(srv: TestServer, token: string, p: string, offset: number, declared: number, part: Buffer): Promise<void> {
+  const u = new URL(srv.url);
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      method: 'PATCH',
+      path: `/api/tus${p}`,
+      headers: { ...TUS, 'X-Auth': token, 'Content-Type': OCTETS, 'Upload-Offset': String(offset), 'Content-Length': String(declared) },
+    });
+    req.on('error', () => resolve());
+    req.write(part, () => {
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+  });
+}
+
+describe('a client vanishing mid-chunk', () => {
+  const srv = useServer();
+  it('keeps what arrived, lets the client resume from there, never shows a half file', async () => {
+    const token = await srv.login();
+    const data = bytes(3_000_000);
+    const post = await srv.fetch('/api/tus/vanish.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': String(data.length) } });
+    expect(post.status).toBe(201);
+    await vanishingPatch(srv, token, '/vanish.bin', 0, 2_000_000, data.subarray(0, 1_200_000));
+    let offset = 0;
+    await waitFor(async () => {
+      offset = (await headOffset(srv.url, token, '/vanish.bin')).offset;
+      return offset > 0;
+    });
+    expect(offset).toBeLessThanOrEqual(1_200_000);
+    expect(await exists(path.join(srv.root, 'vanish.bin'))).toBe(false);
+    const rest = await srv.fetch('/api/tus/vanish.bin', {
+      method: 'PATCH',
+      token,
+      headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': String(offset) },
+      body: data.subarray(offset),
+    });
+    expect(rest.status).toBe(204);
+    expect(await sha256File(path.join(srv.root, 'vanish.bin'))).toBe(sha256(data));
+  });
+
+  it('lets a new PATCH take over from one whose client is gone but whose socket is still open', async () => {
+    const token = await srv.login();
+    const data = bytes(1_000_000);
+    expect((await srv.fetch('/api/tus/stuck.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': String(data.length) } })).status).toBe(201);
+    // A chunk that declares everything, sends a little and then stalls without closing.
+    const u = new URL(srv.url);
+    const stalled = http.request({
+      host: u.hostname,
+      port: u.port,
+      method: 'PATCH',
+      path: '/api/tus/stuck.bin',
+      headers: { ...TUS, 'X-Auth': token, 'Content-Type': OCTETS, 'Upload-Offset': '0', 'Content-Length': String(data.length) },
+    });
+    stalled.on('error', () => undefined);
+    stalled.write(data.subarray(0, 100_000));
+    await waitFor(async () => (await headOffset(srv.url, token, '/stuck.bin')).status === 200);
+    await new Promise((r) => setTimeout(r, 100));
+    // The retry asks the stalled request to stop, then finds the offset it left.
+    let offset = -1;
+    await waitFor(async () => {
+      const res = await srv.fetch('/api/tus/stuck.bin', { method: 'PATCH', token, headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': '0' }, body: Buffer.alloc(0) });
+      if (res.status === 204) offset = Number(res.headers.get('upload-offset'));
+      const h = await headOffset(srv.url, token, '/stuck.bin');
+      offset = h.offset;
+      return res.status === 409 || res.status === 204;
+    });
+    const rest = await srv.fetch('/api/tus/stuck.bin', {
+      method: 'PATCH',
+      token,
+      headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': String(offset) },
+      body: data.subarray(offset),
+    });
+    expect(rest.status).toBe(204);
+    expect(await sha256File(path.join(srv.root, 'stuck.bin'))).toBe(sha256(data));
+    stalled.destroy();
+  });
+});
+
+describe('a token that expires half-way', () => {
+  const srv = useServer({ tokenExpirationTime: 2 });
+  it('finishes the upload its session created, and nothing else', async () => {
+    const token = await srv.login();
+    const other = await srv.login();
+    const data = bytes(200_000);
+    expect((await srv.fetch('/api/tus/long.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': String(data.length) } })).status).toBe(201);
+    expect((await srv.fetch('/api/tus/other.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': '10' } })).status).toBe(201);
+    const first = await srv.fetch('/api/tus/long.bin', { method: 'PATCH', token, headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': '0' }, body: data.subarray(0, 100_000) });
+    expect(first.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 3100));
+    // The token is expired for everything else…
+    expect((await srv.fetch('/api/resources/', { token })).status).toBe(401);
+    expect((await srv.fetch('/api/tus/new.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': '1' } })).status).toBe(401);
+    // …and an expired token of another session cannot touch this upload.
+    expect((await headOffset(srv.url, other, '/long.bin')).status).toBe(401);
+    // The upload's own token continues it.
+    expect((await headOffset(srv.url, token, '/long.bin')).offset).toBe(100_000);
+    const rest = await srv.fetch('/api/tus/long.bin', { method: 'PATCH', token, headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': '100000' }, body: data.subarray(100_000) });
+    expect(rest.status).toBe(204);
+    expect(await sha256File(path.join(srv.root, 'long.bin'))).toBe(sha256(data));
+  });
+
+  it('refuses a token revoked by logout even though it has not expired', async () => {
+    const token = await srv.login();
+    expect((await srv.fetch('/api/tus/revoked.bin', { method: 'POST', token, headers: { ...TUS, 'Upload-Length': '10' } })).status).toBe(201);
+    expect((await srv.fetch('/api/logout', { method: 'POST', token })).status).toBe(204);
+    expect((await headOffset(srv.url, token, '/revoked.bin')).status).toBe(401);
+  });
+});
+
+describe('upload events (api.md §19.2, §19.3)', () => {
+  const srv = useServer();
+  it('fires before and after upload on completion; their failures do not change the answer', async () => {
+    const token = await srv.login();
+    const seen: string[] = [];
+    const off = srv.deps.events.on((phase, event, ctx: FileEventContext) => {
+      seen.push(`${phase}:${event}:${ctx.file.virtual}:${ctx.user.username}`);
+      if (phase === 'before') throw new Error('hook fails');
+    });
+    try {
+      const data = bytes(150_000);
+      await startUpload({ url: srv.url, token, path: '/evented.bin', source: data, tus: { chunkSize: 64 * 1024, retryCount: 0 } }).done;
+      expect(seen).toEqual(['before:upload:/evented.bin:admin', 'after:upload:/evented.bin:admin']);
+      expect(await sha256File(path.join(srv.root, 'evented.bin'))).toBe(sha256(data));
+    } finally {
+      off();
+    }
+  });
+});
