@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -73,6 +73,7 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
 
   if (config.socket) {
     await app.listen({ path: config.socket });
+    await chmod(config.socket, parseInt(config.socketPerm, 8) || 0o666); // --socket-perm
   } else {
     await app.listen({ host: config.address, port: config.port });
   }

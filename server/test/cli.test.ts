@@ -3,10 +3,12 @@
  * a running server, flag precedence, exit codes.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, freePort, login, pageConfig, run, serve, workspace, type ServeProcess, type Workspace } from './cli-process.js';
+import { BIN, ensureBuilt, freePort, login, pageConfig, run, serve, workspace, type ServeProcess, type Workspace } from './cli-process.js';
 
 const GOOD_PASSWORD = 'a-long-enough-password';
 
@@ -279,6 +281,39 @@ describe('serve flags', { timeout: 90_000 }, () => {
     await check(['-c', cfg], {}, file);
     await check(['-c', cfg], { COFFER_PORT: String(env) }, env);
     await check(['-c', cfg, '--port', String(flag)], { COFFER_PORT: String(env) }, flag);
+  });
+
+  it('listens on a Unix socket with --socket-perm', async () => {
+    ws = await workspace();
+    const socket = path.join(ws.dir, 'coffer.sock');
+    const proc = spawn(process.execPath, [BIN, 'serve', '--root', ws.root, '--database', ws.database, '--socket', socket, '--socket-perm', '0660'], {
+      cwd: ws.dir,
+      env: ws.env({ COFFER_ADMIN_PASSWORD: GOOD_PASSWORD }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        proc.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('Server listening at')) resolve();
+        });
+        void exited.then(() => reject(new Error(`exited early: ${out}`)));
+      });
+      expect((await stat(socket)).mode & 0o777).toBe(0o660);
+      const body = await new Promise<string>((resolve, reject) => {
+        http.get({ socketPath: socket, path: '/health' }, (res) => {
+          let b = '';
+          res.on('data', (c: Buffer) => (b += c.toString()));
+          res.on('end', () => resolve(b));
+        }).on('error', reject);
+      });
+      expect(body).toBe('{"status":"OK"}');
+    } finally {
+      proc.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 
   it('exits with code 2 and lists every problem of bad flags', async () => {
