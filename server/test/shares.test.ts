@@ -3,63 +3,12 @@
  * per-path listing, deletion (S49), lazy expiry, and the clean-up after deletes (S48). Runs on
  * SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
-import { request } from 'node:http';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Share } from '@coffer/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer, type TestServer } from './harness.js';
-
-const ALL = { admin: false, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true };
-
-/** A request whose path is sent byte for byte (fetch would resolve `..` itself). */
-export function rawRequest(
-  srv: TestServer,
-  p: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  const u = new URL(srv.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: u.hostname, port: u.port, method: init.method ?? 'GET', path: u.pathname.replace(/\/$/, '') + p, headers: init.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
-interface Actor {
-  id: number;
-  token: string;
-  scope: string;
-}
-
-async function actor(srv: TestServer, over: Parameters<TestServer['createUser']>[0] = {}): Promise<Actor> {
-  const u = await srv.createUser({ perm: { ...ALL }, ...over });
-  return { id: u.id, token: await srv.login(u.username, u.password), scope: u.scope };
-}
-
-async function put(srv: TestServer, rel: string, content = 'hello'): Promise<void> {
-  const full = path.join(srv.root, rel);
-  await mkdir(path.dirname(full), { recursive: true });
-  await writeFile(full, content);
-}
-
-function create(srv: TestServer, a: Actor, p: string, body: unknown = {}) {
-  return srv.fetch(`/api/share${p}`, { method: 'POST', token: a.token, json: body });
-}
-
-async function createOk(srv: TestServer, a: Actor, p: string, body: unknown = {}): Promise<Share> {
-  const res = await create(srv, a, p, body);
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Share;
-}
+import { actor, ALL_PERMS, createShare as create, put, rawRequest, share as createOk, type Actor } from './shares-support.js';
 
 async function mine(srv: TestServer, a: Actor): Promise<Share[]> {
   const res = await srv.fetch('/api/shares', { token: a.token });
@@ -85,7 +34,7 @@ describe('shares API', () => {
     await symlink(path.join(srv.root, 'bob'), path.join(srv.root, 'alice/bob-link'));
     alice = await actor(srv.get(), { scope: '/alice', rules: [{ regex: false, allow: false, path: '/private', regexp: null }] });
     bob = await actor(srv.get(), { scope: '/bob' });
-    admin = { id: 1, token: await srv.login(), scope: '/' };
+    admin = { id: 1, username: 'admin', token: await srv.login(), scope: '/' };
   });
 
   describe('share guard', () => {
@@ -110,8 +59,8 @@ describe('shares API', () => {
     });
 
     it('answers 403 without perm.share or without perm.download, before reading the body (S11, S40)', async () => {
-      const noShare = await actor(srv.get(), { scope: '/alice', perm: { ...ALL, share: false } });
-      const noDownload = await actor(srv.get(), { scope: '/alice', perm: { ...ALL, download: false } });
+      const noShare = await actor(srv.get(), { scope: '/alice', perm: { ...ALL_PERMS, share: false } });
+      const noDownload = await actor(srv.get(), { scope: '/alice', perm: { ...ALL_PERMS, download: false } });
       for (const a of [noShare, noDownload]) {
         expect((await srv.fetch('/api/shares', { token: a.token })).status).toBe(403);
         expect((await srv.fetch('/api/share/a.txt', { token: a.token })).status).toBe(403);

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
-import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
+import { canonicalPath, joinVirtual, percentDecode, type CanonicalPath } from '../../fs/canonical.js';
 import { resolveInArea, type ScopedPath } from '../../fs/resolve.js';
 import { isDenied } from '../../fs/rules.js';
 import type { FileService } from '../../fs/service.js';
@@ -71,6 +71,25 @@ export function decodeSharePassword(header: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A canonical path inside a shared folder: the owner's rules (and hidden dotfiles) are checked on
+ * every level below the share, by the owner's path, so nothing under a denied or hidden folder is
+ * reachable by name either (404, S12, S46); then it is resolved with the shared folder as the
+ * area, so links are followed only while they stay inside it (403, S47).
+ */
+export async function resolveInShare(
+  t: Pick<PublicTarget, 'owner' | 'globalRules' | 'shared'>,
+  canon: CanonicalPath,
+): Promise<{ item: ScopedPath; ownerVirtual: string }> {
+  let at = t.shared.virtual;
+  for (const seg of canon.path === '/' ? [] : canon.path.slice(1).split('/')) {
+    at = joinVirtual(at, '/' + seg);
+    if (isDenied(t.owner, at, t.globalRules, { hidden: true })) throw missing();
+  }
+  const item = await resolveInArea({ root: t.shared.real }, canon, { mustExist: true });
+  return { item, ownerVirtual: at };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -140,16 +159,8 @@ export function createPublicService(deps: PublicServiceDeps) {
         if (canon.path !== '/' && canon.path !== `/${sharedName}`) throw missing();
         return { share, owner, globalRules, shared, item: shared, ownerVirtual: shared.virtual, fileShare: true, sharedName, token };
       }
-      // S46/S12: the owner's rules on every level below the share, so nothing under a hidden or
-      // denied folder is reachable by name either.
-      let at = shared.virtual;
-      for (const seg of canon.path === '/' ? [] : canon.path.slice(1).split('/')) {
-        at = joinVirtual(at, '/' + seg);
-        if (isDenied(owner, at, globalRules, { hidden: true })) throw missing();
-      }
-      // S47: symlinks are followed only while they stay inside the shared folder.
-      const item = await resolveInArea({ root: shared.real }, canon, { mustExist: true });
-      return { share, owner, globalRules, shared, item, ownerVirtual: at, fileShare: false, sharedName, token };
+      const { item, ownerVirtual } = await resolveInShare({ owner, globalRules, shared }, canon);
+      return { share, owner, globalRules, shared, item, ownerVirtual, fileShare: false, sharedName, token };
     },
   };
 }

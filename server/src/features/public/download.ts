@@ -1,0 +1,84 @@
+/**
+ * GET /api/public/dl (api.md §17): a file through the raw download (ranges, validators, S60/S61),
+ * a folder through the archive service, both rooted at the share: `files=` entries are resolved
+ * inside the shared folder (S47) and the walk matches the owner's rules on the owner's paths.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
+import type { ScopedPath } from '../../fs/resolve.js';
+import { BadRequest } from '../../http/errors.js';
+import { contentTypeOf, formatFor, type ArchiveFormat } from '../archive/formats.js';
+import { archiveName, commonBase, topLevelOnly } from '../archive/names.js';
+import { streamArchive, type ArchivePlan } from '../archive/service.js';
+import { contentDisposition } from '../raw/disposition.js';
+import { sendResolvedFile } from '../raw/routes.js';
+import { FILE_CSP } from '../raw/send.js';
+import { resolveInShare, type PublicTarget } from './service.js';
+
+export interface DownloadQuery {
+  inline?: string;
+  algo?: string;
+  files?: string;
+}
+
+/**
+ * The selection, checked before any byte (S57): each `files=` entry is decoded once more,
+ * canonicalised with the target folder as its root and resolved inside the share. The planned
+ * items carry the owner's paths (same files, same area) so that the walk applies the owner's rules
+ * where they were written, while links are still judged against the shared folder.
+ */
+export async function planShareArchive(t: PublicTarget, filesParam: string | undefined, format: ArchiveFormat): Promise<ArchivePlan> {
+  const list = (filesParam ?? '').split(',').filter((s) => s !== '');
+  const picked: { item: ScopedPath; ownerVirtual: string }[] = [];
+  if (list.length === 0) picked.push({ item: t.item, ownerVirtual: t.ownerVirtual });
+  for (const raw of list) {
+    const canon = canonicalPath(percentDecode(raw));
+    picked.push(await resolveInShare(t, { path: joinVirtual(t.item.virtual, canon.path), trailingSlash: false }));
+  }
+  const owned = picked.map(({ item, ownerVirtual }): ScopedPath => ({ ...item, virtual: ownerVirtual }));
+  const top = new Set(topLevelOnly(owned.map((i) => i.virtual)));
+  const seen = new Set<string>();
+  const items = owned.filter((i) => top.has(i.virtual) && !seen.has(i.virtual) && seen.add(i.virtual));
+  const base = commonBase(items.map((i) => i.virtual));
+  // Names come from inside the share only: a shared scope root is never named after its folder.
+  const inShare = (v: string) => (v === t.shared.virtual ? '/' + (t.sharedName || 'share') : v);
+  const name = archiveName({ base: inShare(base), requested: inShare(t.ownerVirtual), scopeName: t.sharedName || 'share', items: items.length, extension: format.extension });
+  return { items, base, name };
+}
+
+export async function sendPublicDownload(req: FastifyRequest, reply: FastifyReply, t: PublicTarget, q: DownloadQuery): Promise<FastifyReply> {
+  const st = t.item.stat!;
+  if (!st.isDirectory()) return sendResolvedFile(req, reply, t.item, q.inline === 'true');
+  const format = formatFor(q.algo);
+  if (!format) throw new BadRequest('unsupported archive format'); // S57
+  const plan = await planShareArchive(t, q.files, format);
+
+  // Everything is checked: from here on the answer is a stream.
+  void reply.header('Content-Type', contentTypeOf(format));
+  void reply.header('Content-Disposition', contentDisposition('attachment', plan.name));
+  void reply.header('X-Content-Type-Options', 'nosniff');
+  void reply.header('Content-Security-Policy', FILE_CSP);
+  void reply.header('Cache-Control', 'private');
+  void reply.header('Last-Modified', st.mtime.toUTCString());
+  if (req.method === 'HEAD') return reply.code(200).send();
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, reply.getHeaders() as Record<string, string>);
+  res.flushHeaders();
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) abort.abort();
+  };
+  res.on('close', onClose);
+  try {
+    await streamArchive(plan, format, res, { user: t.owner, globalRules: t.globalRules, signal: abort.signal, log: req.log });
+  } catch (err) {
+    if (abort.signal.aborted) req.log.debug('public archive download cancelled by the client');
+    else req.log.error({ err }, 'public archive failed after streaming started');
+    // No terminating chunk: a truncated archive never looks complete (S57).
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+  return reply;
+}
