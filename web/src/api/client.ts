@@ -1,0 +1,59 @@
+/**
+ * The one fetch wrapper (architecture.md §7): base URL, X-Auth, renewal on `X-Renew-Token`, a 401
+ * ends the session, errors become ApiError (spec §8). It only throws; callers decide what to show.
+ */
+import { apiUrl } from '../config';
+import { currentToken } from '../stores/session';
+import { ApiError } from './errors';
+
+type Hook = () => void;
+let renewHook: Hook = () => undefined;
+let unauthorizedHook: Hook = () => undefined;
+
+/** Wired once by the app: what to do when the server asks for renewal, and when it says 401. */
+export function configureClient(hooks: { onRenew: Hook; onUnauthorized: Hook }): void {
+  renewHook = hooks.onRenew;
+  unauthorizedHook = hooks.onUnauthorized;
+}
+
+export interface RequestOptions extends Omit<RequestInit, 'body'> {
+  /** Sent as JSON. */
+  json?: unknown;
+  body?: BodyInit | null;
+  /** Use this token instead of the session's (renewal of a stored token). `false` sends none. */
+  token?: string | false;
+}
+
+export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
+  const { json, token, headers: extra, ...init } = options;
+  const headers = new Headers(extra);
+  const auth = token === false ? null : (token ?? currentToken());
+  if (auth) headers.set('X-Auth', auth);
+  let body = init.body;
+  if (json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(json);
+  }
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { ...init, headers, body, credentials: 'same-origin' });
+  } catch (err) {
+    const canceled = err instanceof DOMException && err.name === 'AbortError';
+    throw new ApiError(0, '000 No connection', canceled);
+  }
+  if (auth && res.headers.get('X-Renew-Token') === 'true') renewHook();
+  if (res.status === 401 && auth && token === undefined) unauthorizedHook();
+  if (!res.ok) {
+    const text = (await res.text().catch(() => '')).trim();
+    const retry = Number.parseInt(res.headers.get('Retry-After') ?? '', 10);
+    throw new ApiError(res.status, text || `${res.status} ${res.statusText}`.trim(), false, Number.isFinite(retry) ? retry : null);
+  }
+  return res;
+}
+
+export async function requestJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await request(path, options);
+  return (await res.json()) as T;
+}
+
+export { encodePath } from '../lib/paths';

@@ -1,0 +1,5 @@
+/** TanStack Query keys, one place (architecture.md §7). */
+export const queryKeys = {
+  usage: (path: string) => ['usage', path] as const,
+  resource: (path: string) => ['resource', path] as const,
+};

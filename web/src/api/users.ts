@@ -1,0 +1,15 @@
+import type { TokenUser, User } from '@coffer/protocol';
+import { request, requestJson } from './client';
+
+type Field = keyof User;
+
+/** PUT /api/users/{id} writing only `which` (spec §7: partial updates for locale and other preferences). */
+export async function updateUserFields(id: number, data: Partial<User>, which: Field[]): Promise<void> {
+  await request(`/users/${id}`, { method: 'PUT', json: { what: 'user', which, data: { ...data, id } } });
+}
+
+export function getUser(id: number): Promise<User> {
+  return requestJson<User>(`/users/${id}`);
+}
+
+export type { TokenUser };

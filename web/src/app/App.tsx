@@ -1,0 +1,37 @@
+/** Providers and the router; wires the API client's renewal and 401 handling to the session. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { renewSession } from '../api/auth';
+import { configureClient } from '../api/client';
+import { loginLocation } from '../lib/redirect';
+import { closeAllPrompts } from '../stores/prompts';
+import { clearSession } from '../stores/session';
+import { queryClient } from './queryClient';
+import { createRouter } from './router';
+
+/** The session is over (401 or expiry): forget it and go to the login screen, then back here. */
+function endSession() {
+  clearSession();
+  closeAllPrompts();
+  queryClient.clear();
+  const { pathname, search, hash } = router.state.location;
+  if (pathname === '/login') return;
+  void router.navigate(loginLocation(pathname + search + hash), { replace: true });
+}
+
+const router = createRouter(endSession);
+
+configureClient({
+  onRenew: () => {
+    renewSession().catch(() => undefined);
+  },
+  onUnauthorized: endSession,
+});
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,76 @@
+/** The route table of spec §2. Only the login screen is in the first bundle; the rest load on demand. */
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { config } from '../config';
+import { Spinner } from '../components/Spinner';
+import { i18n } from '../i18n';
+import LoginPage from '../pages/LoginPage';
+import { RedirectToFiles, RequireAdmin, RequireAuth, SignedOutOnly } from './guards';
+import { Root } from './Root';
+import { RouteError } from './RouteError';
+
+function PageSpinner() {
+  return <Spinner label={i18n.t('common.loading')} />;
+}
+
+const layout = () => import('./Layout').then((m) => ({ Component: m.default }));
+const errorPage = (code: 403 | 404 | 500) => () =>
+  import('../pages/ErrorPage').then((m) => ({ Component: () => <m.default code={code} /> }));
+const section = (title: 'settings.shares' | 'settings.global' | 'settings.users') => () =>
+  import('../pages/settings/SectionPage').then((m) => ({ Component: () => <m.default title={title} /> }));
+
+export function routes(onExpired: () => void): RouteObject[] {
+  return [
+    {
+      element: <Root onExpired={onExpired} />,
+      errorElement: <RouteError />,
+      HydrateFallback: PageSpinner,
+      children: [
+        {
+          path: 'login',
+          element: (
+            <SignedOutOnly>
+              <LoginPage />
+            </SignedOutOnly>
+          ),
+        },
+        {
+          lazy: layout,
+          children: [
+            { path: '403', lazy: errorPage(403) },
+            { path: '404', lazy: errorPage(404) },
+            { path: '500', lazy: errorPage(500) },
+            {
+              element: <RequireAuth />,
+              children: [
+                { path: 'files/*', lazy: () => import('../pages/FilesPage').then((m) => ({ Component: m.default })) },
+                {
+                  path: 'settings',
+                  lazy: () => import('../pages/settings/SettingsLayout').then((m) => ({ Component: m.default })),
+                  children: [
+                    { index: true, element: <Navigate to="/settings/profile" replace /> },
+                    { path: 'profile', lazy: () => import('../pages/settings/ProfilePage').then((m) => ({ Component: m.default })) },
+                    { path: 'shares', lazy: section('settings.shares') },
+                    {
+                      element: <RequireAdmin />,
+                      children: [
+                        { path: 'global', lazy: section('settings.global') },
+                        { path: 'users', lazy: section('settings.users') },
+                        { path: 'users/:id', lazy: section('settings.users') },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { index: true, element: <Navigate to="/files/" replace /> },
+        { path: '*', element: <RedirectToFiles /> },
+      ],
+    },
+  ];
+}
+
+export function createRouter(onExpired: () => void) {
+  return createBrowserRouter(routes(onExpired), { basename: config.BaseURL || '/' });
+}

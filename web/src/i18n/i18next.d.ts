@@ -1,0 +1,11 @@
+import 'i18next';
+import type en from './locales/en.json';
+
+// Every t() key is checked against the English file at compile time.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+    returnNull: false;
+  }
+}

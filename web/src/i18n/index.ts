@@ -1,0 +1,49 @@
+/**
+ * i18next set-up. Only the active language's file is fetched (each locale is its own chunk), so
+ * the login screen carries one language, not 28.
+ */
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { bcp47, FALLBACK_LANGUAGE, isRtl, type LanguageCode } from './languages';
+
+type Messages = Record<string, unknown>;
+const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
+
+async function loadMessages(code: LanguageCode): Promise<Messages> {
+  const load = loaders[`./locales/${code}.json`];
+  if (!load) throw new Error(`no messages for ${code}`);
+  return load();
+}
+
+let ready: Promise<unknown> | null = null;
+
+function init(): Promise<unknown> {
+  ready ??= i18n.use(initReactI18next).init({
+    lng: FALLBACK_LANGUAGE,
+    fallbackLng: FALLBACK_LANGUAGE,
+    resources: {},
+    interpolation: { escapeValue: false }, // React escapes
+    returnNull: false,
+    react: { useSuspense: false },
+  });
+  return ready;
+}
+
+/** Loads `code` if needed, switches to it and sets `lang` and `dir` on the root element. */
+export async function setLanguage(code: LanguageCode): Promise<void> {
+  await init();
+  if (!i18n.hasResourceBundle(code, 'translation')) {
+    i18n.addResourceBundle(code, 'translation', await loadMessages(code), true, true);
+  }
+  if (i18n.language !== code) await i18n.changeLanguage(code);
+  const root = document.documentElement;
+  root.lang = bcp47(code);
+  root.dir = isRtl(code) ? 'rtl' : 'ltr';
+}
+
+/** The active language as a BCP 47 tag, for Intl formatters. */
+export function activeLocale(): string {
+  return bcp47((i18n.language || FALLBACK_LANGUAGE) as LanguageCode);
+}
+
+export { i18n };

@@ -1,0 +1,26 @@
+/** Binary size units (spec §9: "sizes in binary units"). */
+export const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
+export type SizeUnit = (typeof SIZE_UNITS)[number];
+
+/** Splits a byte count into a value below 1024 and its binary unit. */
+export function splitBytes(bytes: number): { value: number; unit: SizeUnit } {
+  let value = Math.max(0, bytes);
+  let i = 0;
+  while (value >= 1024 && i < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    i += 1;
+  }
+  return { value, unit: SIZE_UNITS[i] ?? 'B' };
+}
+
+/** The number part in the locale's digits and separators: bytes whole, larger units with one decimal. */
+export function formatSizeNumber(value: number, unit: SizeUnit, locale: string): string {
+  const digits = unit === 'B' ? 0 : 1;
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+}
+
+/** Percentage of used storage, rounded (spec §9); 0 when the total is unknown. */
+export function usedPercent(used: number, total: number): number {
+  if (!(total > 0)) return 0;
+  return Math.min(100, Math.max(0, Math.round((used / total) * 100)));
+}

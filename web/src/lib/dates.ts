@@ -1,0 +1,24 @@
+/** Dates in the user's language: absolute ("L LT"-like) or relative to now (spec §2 file browser). */
+export function formatDateTime(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** "3 hours ago", "in 2 days", in `locale`. */
+export function formatRelative(date: Date, locale: string, now: Date = new Date()): string {
+  let delta = (date.getTime() - now.getTime()) / 1000;
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of STEPS) {
+    if (Math.abs(delta) < size) return rtf.format(Math.round(delta), unit);
+    delta /= size;
+  }
+  return rtf.format(Math.round(delta), 'year');
+}

@@ -1,0 +1,26 @@
+/** Virtual paths (what the user sees) and the client routes that show them. */
+
+/** Encodes each segment, keeping the `/` separators (api.md §1 "Path encoding"). */
+export function encodePath(virtualPath: string): string {
+  return virtualPath
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/');
+}
+
+/** The client route of a virtual path: /files + the path with each segment encoded. */
+export function filesRoute(virtualPath: string): string {
+  const p = virtualPath.startsWith('/') ? virtualPath : `/${virtualPath}`;
+  return `/files${encodePath(p)}`;
+}
+
+/** The virtual path of a /files route's splat (already decoded by the router). */
+export function virtualPathOf(splat: string | undefined): string {
+  return `/${splat ?? ''}`.replace(/\/{2,}/g, '/');
+}
+
+/** The folder to search or measure: the path itself for a folder (trailing /), else its parent. */
+export function folderOf(virtualPath: string): string {
+  if (virtualPath.endsWith('/')) return virtualPath;
+  return virtualPath.slice(0, virtualPath.lastIndexOf('/') + 1) || '/';
+}

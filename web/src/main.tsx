@@ -1,0 +1,33 @@
+/** Entry: theme and branding first (no flash), then the session and the language, then the app. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { config } from './config';
+import { initSession } from './features/auth/session';
+import { setLanguage } from './i18n';
+import { chooseLanguage } from './i18n/languages';
+import { brandAccent } from './lib/color';
+import { useSession } from './stores/session';
+import { startTheme } from './stores/theme';
+import './styles/base.css';
+
+startTheme();
+const accent = brandAccent(config.Color);
+if (accent) {
+  document.documentElement.style.setProperty('--brand', accent.accent);
+  document.documentElement.style.setProperty('--on-brand', accent.onAccent);
+}
+
+async function start() {
+  await initSession();
+  await setLanguage(chooseLanguage(useSession.getState().user?.locale, navigator.languages));
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing');
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,6 @@
+import { PreferencesForm } from '../../features/preferences/PreferencesForm';
+
+/** /settings/profile */
+export default function ProfilePage() {
+  return <PreferencesForm />;
+}
