@@ -11,6 +11,7 @@ import { tusRoutes } from './tus/routes.js';
 import { resourcesRoutes } from './resources/routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { rawRoutes } from './raw/routes.js';
+import { searchRoutes } from './search/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -29,4 +30,5 @@ export const FEATURES: FastifyPluginAsync[] = [
   resourcesRoutes,
   usageRoutes,
   rawRoutes,
+  searchRoutes,
 ];
