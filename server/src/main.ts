@@ -8,6 +8,7 @@ import { createDeps, logFirstRun, VERSION } from './services.js';
 import { openDb } from './db/index.js';
 import { createSettingsRepository } from './features/settings/repository.js';
 import { registerAdminCommands } from './cli/index.js';
+import { shellInEffect } from './features/command/split.js';
 import { UsageError } from './cli/context.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -49,6 +50,9 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   const app = await buildApp(deps, { logger: loggerOptions(config) });
   logFirstRun(app.log, firstRun);
   if (!config.disableExec) app.log.warn('command execution is enabled: users with the execute permission can run their allowed commands');
+  // S71: a shell interprets everything after the checked first word.
+  const { shell } = await deps.settings.settings();
+  if (shellInEffect(shell)) app.log.warn({ shell }, `settings.shell is set: ${config.disableExec ? 'once command execution is enabled, ' : ''}every user with the execute permission can run anything through it`);
 
   let stopping = false;
   const stop = async (signal: string) => {
