@@ -362,6 +362,83 @@ describe('shares API', () => {
     });
   });
 
+  describe('file operations and shares (S46, S48)', () => {
+    const pub = (h: string, sub = '') => srv.fetch(`/api/public/dl/${h}${sub}`);
+    const listed = async () => new Set((await mine(srv.get(), admin)).map((s) => s.hash));
+
+    it('DELETE /api/resources removes exactly the shares of the path and below; re-creating does not revive them', async () => {
+      const g = await actor(srv.get(), { scope: '/g' });
+      const h = await actor(srv.get(), { scope: '/h' });
+      await put(srv.get(), 'g/gone/in.txt');
+      await put(srv.get(), 'g/gone-not.txt');
+      await put(srv.get(), 'g/gone2');
+      await put(srv.get(), 'h/gone/in.txt');
+      const folder = await createOk(srv.get(), g, '/gone/');
+      const inner = await createOk(srv.get(), g, '/gone/in.txt');
+      const sibling = await createOk(srv.get(), g, '/gone-not.txt');
+      const prefix = await createOk(srv.get(), g, '/gone2');
+      const otherUser = await createOk(srv.get(), h, '/gone/in.txt');
+      const res = await srv.fetch('/api/resources/gone', { method: 'DELETE', token: g.token });
+      expect(res.status).toBe(204);
+      let left = await listed();
+      expect(left.has(folder.hash)).toBe(false);
+      expect(left.has(inner.hash)).toBe(false);
+      expect(left.has(sibling.hash)).toBe(true);
+      expect(left.has(prefix.hash)).toBe(true);
+      expect(left.has(otherUser.hash)).toBe(true);
+      expect((await pub(otherUser.hash)).status).toBe(200);
+      await put(srv.get(), 'g/gone/in.txt', 'again');
+      expect((await pub(inner.hash)).status).toBe(404);
+      expect((await pub(folder.hash, '/in.txt')).status).toBe(404);
+      // With a trailing slash too.
+      const again = await createOk(srv.get(), g, '/gone/in.txt');
+      expect((await srv.fetch('/api/resources/gone/', { method: 'DELETE', token: g.token })).status).toBe(204);
+      left = await listed();
+      expect(left.has(again.hash)).toBe(false);
+    });
+
+    it('a rename away removes the shares of the moved path; the new path is not shared', async () => {
+      const m = await actor(srv.get(), { scope: '/m' });
+      await put(srv.get(), 'm/old/x.txt', 'x');
+      await put(srv.get(), 'm/keep.txt', 'k');
+      const s1 = await createOk(srv.get(), m, '/old/');
+      const s2 = await createOk(srv.get(), m, '/old/x.txt');
+      const s3 = await createOk(srv.get(), m, '/keep.txt');
+      const res = await srv.fetch(`/api/resources/old?action=rename&destination=${encodeURIComponent('/new')}`, { method: 'PATCH', token: m.token });
+      expect(res.status).toBe(200);
+      const left = await listed();
+      expect(left.has(s1.hash) || left.has(s2.hash)).toBe(false);
+      expect(left.has(s3.hash)).toBe(true);
+      expect((await pub(s1.hash, '/x.txt')).status).toBe(404);
+    });
+
+    it('a shared file replaced by another one moved over it answers 404 (S46)', async () => {
+      const r = await actor(srv.get(), { scope: '/r' });
+      await put(srv.get(), 'r/shared.txt', 'original');
+      await put(srv.get(), 'r/intruder.txt', 'intruder');
+      const s = await createOk(srv.get(), r, '/shared.txt');
+      const res = await srv.fetch(`/api/resources/intruder.txt?action=rename&destination=${encodeURIComponent('/shared.txt')}&override=true`, { method: 'PATCH', token: r.token });
+      expect(res.status).toBe(200);
+      expect((await pub(s.hash)).status).toBe(404);
+    });
+
+    it('a shared file saved or re-uploaded by its owner stays shared, with the new content', async () => {
+      const e = await actor(srv.get(), { scope: '/e' });
+      await put(srv.get(), 'e/doc.txt', 'version 1');
+      const s = await createOk(srv.get(), e, '/doc.txt');
+      const saved = await srv.fetch('/api/resources/doc.txt', { method: 'PUT', token: e.token, body: 'version 2' });
+      expect(saved.status).toBe(200);
+      let res = await pub(s.hash);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('version 2');
+      const up = await srv.fetch('/api/resources/doc.txt?override=true', { method: 'POST', token: e.token, body: 'version 3' });
+      expect(up.status).toBe(200);
+      res = await pub(s.hash);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('version 3');
+    });
+  });
+
   describe('removeUnder (S48)', () => {
     it('removes the owner\'s shares of the path and below by whole segment, and shares of the same real file only', async () => {
       await put(srv.get(), 'bob/gone/in.txt');

@@ -96,6 +96,17 @@ export function createShareRepository(db: Db) {
         .execute();
       return rows.map(fromRow);
     },
+    /** Moves the shares of one target identity at `realPath` to the target's new identity. */
+    async retarget(realPath: string, from: { dev: string; ino: string }, to: { dev: string; ino: string }): Promise<number> {
+      const r = await k
+        .updateTable('shares')
+        .set({ dev: to.dev, ino: to.ino })
+        .where('real_path', '=', realPath)
+        .where('dev', '=', from.dev)
+        .where('ino', '=', from.ino)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     async delete(hash: string): Promise<boolean> {
       const r = await k.deleteFrom('shares').where('hash', '=', hash).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;

@@ -25,7 +25,19 @@ export async function sharesRoutes(app: FastifyInstance): Promise<void> {
   const sweep = setInterval(() => {
     shares.sweep().catch((err: unknown) => app.log.warn({ err }, 'share sweep failed'));
   }, SWEEP_INTERVAL_MS).unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // A save or an upload over a shared file writes a new file in its place: the shares follow it.
+  const off = app.deps.events.on(async (phase, event, ctx) => {
+    if (phase !== 'after' || (event !== 'save' && event !== 'upload')) return;
+    try {
+      await shares.retarget(ctx.file);
+    } catch (err) {
+      app.log.warn({ err }, 'shares could not follow a replaced file');
+    }
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    off();
+  });
 
   app.get('/api/shares', { onRequest: guard, schema: { response: list } }, async (req) => {
     return (await shares.list(req.user)).map(presentShare);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ShareCreateRequest } from '@coffer/protocol';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from '../../auth/passwords.js';
 import { canonicalPath, joinVirtual } from '../../fs/canonical.js';
-import type { ScopedPath } from '../../fs/resolve.js';
+import { refresh, type ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
 import { BadRequest, Forbidden, NotFound } from '../../http/errors.js';
 import type { SettingsRepository } from '../settings/repository.js';
@@ -193,6 +193,22 @@ export function createShareService(deps: ShareServiceDeps) {
         (s) => (s.userId === ownerId && isAtOrBelow(s.path, target.virtual)) || isPathInside(target.entry, s.realPath),
       );
       return repo.deleteMany(gone.map((s) => s.hash));
+    },
+
+    /**
+     * After the owner's own save or upload replaced `before` (an atomic write gives the file a new
+     * inode): its live shares follow the new version of the file. Shares already pointing at
+     * another file than `before` stay dead (S46).
+     */
+    async retarget(before: ScopedPath): Promise<number> {
+      const old = before.stat;
+      if (!old) return 0;
+      const after = await refresh(before);
+      if (!after.exists || !after.stat || after.real !== before.real) return 0;
+      const to = { dev: String(after.stat.dev), ino: String(after.stat.ino) };
+      const from = { dev: String(old.dev), ino: String(old.ino) };
+      if (to.dev === from.dev && to.ino === from.ino) return 0;
+      return repo.retarget(before.real, from, to);
     },
 
     /** Periodic clean-up: expired links and links of deleted users. */
