@@ -440,24 +440,32 @@ describe('shares API', () => {
   });
 
   describe('removeUnder (S48)', () => {
-    it('removes the owner\'s shares of the path and below by whole segment, and shares of the same real file only', async () => {
+    it('removes the owner\'s shares below the path, and other users\' shares of files that are gone, not of files kept back', async () => {
       await put(srv.get(), 'bob/gone/in.txt');
+      await put(srv.get(), 'bob/gone/kept/k.txt');
       await put(srv.get(), 'bob/gone-not.txt');
-      const frank = await actor(srv.get(), { scope: '/bob' });
+      const frank = await actor(srv.get(), { scope: '/bob', rules: [{ regex: false, allow: false, path: '/gone/kept', regexp: null }] });
       const other = await actor(srv.get(), { scope: '/alice' });
       await put(srv.get(), 'alice/gone/in.txt');
       const s1 = await createOk(srv.get(), frank, '/gone/');
       const s2 = await createOk(srv.get(), frank, '/gone/in.txt');
       const s3 = await createOk(srv.get(), frank, '/gone-not.txt');
       const sameFile = await createOk(srv.get(), bob, '/gone/in.txt');
+      const keptFile = await createOk(srv.get(), bob, '/gone/kept/k.txt');
       const otherUsers = await createOk(srv.get(), other, '/gone/in.txt');
-      const owner = (await srv.deps.users.byId(frank.id))!;
-      const target = await srv.deps.files.resolve(owner, '/gone', { mustExist: true });
-      expect(await srv.deps.shares.removeUnder(frank.id, target)).toBe(3);
+      // S7: the rule keeps /gone/kept (and /gone) on disk; the rest goes.
+      expect((await srv.fetch('/api/resources/gone', { method: 'DELETE', token: frank.token })).status).toBe(204);
       const left = new Set((await mine(srv.get(), admin)).map((s) => s.hash));
-      expect(left.has(s1.hash) || left.has(s2.hash) || left.has(sameFile.hash)).toBe(false);
+      expect(left.has(s1.hash)).toBe(false);
+      expect(left.has(s2.hash)).toBe(false);
+      expect(left.has(sameFile.hash)).toBe(false);
       expect(left.has(s3.hash)).toBe(true);
+      expect(left.has(keptFile.hash)).toBe(true);
       expect(left.has(otherUsers.hash)).toBe(true);
+      expect((await srv.fetch(`/api/public/dl/${keptFile.hash}`)).status).toBe(200);
+      // Re-creating the file does not bring the other user's share back either.
+      await put(srv.get(), 'bob/gone/in.txt', 'new');
+      expect((await srv.fetch(`/api/public/dl/${sameFile.hash}`)).status).toBe(404);
     });
   });
 });

@@ -98,6 +98,18 @@ export function createShareService(deps: ShareServiceDeps) {
     return share;
   }
 
+  /** The share's path still leads, through its owner's scope, to the very file it was made for. */
+  async function stillThere(s: ShareRecord): Promise<boolean> {
+    const owner = await deps.users.byId(s.userId);
+    if (!owner) return false;
+    try {
+      const p = await deps.files.resolve(owner, s.path, { rules: false });
+      return p.exists && !!p.stat && String(p.stat.ino) === s.ino && String(p.stat.dev) === s.dev;
+    } catch {
+      return false;
+    }
+  }
+
   return {
     now,
 
@@ -185,14 +197,17 @@ export function createShareService(deps: ShareServiceDeps) {
 
     /**
      * S48 / api.md §16 "Side effects": after `target` was deleted or renamed away by `ownerId`,
-     * removes that user's shares of the path or below it (whole segments), and every share whose
-     * target was that real file or below it. Returns how many went.
+     * removes that user's shares of the path or below it (whole segments), and the other users'
+     * shares whose file was there and is gone now (a part kept back by a rule, S7, stays shared).
+     * Returns how many went.
      */
     async removeUnder(ownerId: number, target: ScopedPath): Promise<number> {
-      const gone = (await repo.candidatesUnder(ownerId, target.entry)).filter(
-        (s) => (s.userId === ownerId && isAtOrBelow(s.path, target.virtual)) || isPathInside(target.entry, s.realPath),
-      );
-      return repo.deleteMany(gone.map((s) => s.hash));
+      const gone: string[] = [];
+      for (const s of await repo.candidatesUnder(ownerId, target.entry)) {
+        if (s.userId === ownerId && isAtOrBelow(s.path, target.virtual)) gone.push(s.hash);
+        else if (isPathInside(target.entry, s.realPath) && !(await stillThere(s))) gone.push(s.hash);
+      }
+      return repo.deleteMany(gone);
     },
 
     /**
