@@ -528,3 +528,20 @@ describe('S45: a wrong share password is answered after a delay', () => {
     expect(Date.now() - t).toBeLessThan(380);
   });
 });
+
+describe('under a base URL', () => {
+  const srv = useServer({ baseURL: '/coffer' });
+
+  it('serves the share JSON, downloads and the share page below the prefix', async () => {
+    await put(srv.get(), 'b/dir/f.txt', 'under a prefix');
+    const owner = await actor(srv.get(), { scope: '/b' });
+    const h = (await share(srv.get(), owner, '/dir/')).hash;
+    expect(srv.url).toMatch(/\/coffer$/);
+    const body = await srv.fetch(`/api/public/share/${h}`).then(json);
+    expect(body.items.map((i) => i.path)).toEqual(['/f.txt']);
+    expect(await (await srv.fetch(`/api/public/dl/${h}/f.txt`)).text()).toBe('under a prefix');
+    const page = await srv.fetch(`/share/${h}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+});
