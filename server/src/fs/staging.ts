@@ -190,29 +190,38 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     },
     async writeChunk(id, offset, body, max) {
       const fh = await open(fileOf(dir, id), 'r+');
-      let written = 0;
-      let pos = offset;
+      let accepted = 0; // bytes taken from the body
+      let written = 0; // bytes on disk
       let batch: Buffer[] = [];
       let batched = 0;
       let overflow = false;
       let aborted = false;
+      // One write in flight while the next batch is read from the socket (double buffering).
+      let inflight: Promise<void> | undefined;
+      let failure: unknown;
+      const writeAt = async (bufs: Buffer[], n: number, at: number) => {
+        let done = 0;
+        while (done < n) {
+          const { bytesWritten } = await fh.writev(done === 0 ? bufs : sliceBuffers(bufs, done), at + done);
+          done += bytesWritten;
+        }
+        written += n;
+      };
+      const settle = async () => {
+        if (inflight) await inflight;
+        inflight = undefined;
+        if (failure !== undefined) throw new WriteFailure(failure);
+      };
       const flush = async () => {
+        await settle();
         if (batched === 0) return;
         const bufs = batch;
         const n = batched;
         batch = [];
         batched = 0;
-        let done = 0;
-        try {
-          while (done < n) {
-            const { bytesWritten } = await fh.writev(done === 0 ? bufs : sliceBuffers(bufs, done), pos + done);
-            done += bytesWritten;
-          }
-        } catch (err) {
-          throw new WriteFailure(err);
-        }
-        pos += n;
-        written += n;
+        inflight = writeAt(bufs, n, offset + accepted - n).catch((err: unknown) => {
+          failure = err;
+        });
       };
       try {
         try {
@@ -221,34 +230,38 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
             const next = await body.next();
             if (next.done) break;
             const chunk = next.value;
-            if (written + batched + chunk.length > max) {
+            if (accepted + chunk.length > max) {
               overflow = true;
               break;
             }
             batch.push(chunk);
             batched += chunk.length;
+            accepted += chunk.length;
             if (batched >= WRITE_BATCH) await flush();
           }
         } catch (err) {
           if (err instanceof WriteFailure) throw err.cause;
           aborted = true;
         }
-        if (overflow) {
-          batch = [];
-          batched = 0;
-          await fh.truncate(offset);
-          written = 0;
-        } else {
-          try {
+        try {
+          if (overflow) {
+            await settle();
+            batch = [];
+            batched = 0;
+            await fh.truncate(offset);
+            written = 0;
+          } else {
             await flush();
-          } catch (err) {
-            throw err instanceof WriteFailure ? err.cause : err;
+            await settle();
           }
+        } catch (err) {
+          throw err instanceof WriteFailure ? err.cause : err;
         }
         await fh.sync();
         return { written, overflow, aborted };
       } catch (err) {
         // A failed write (full disk…): the chunk is dropped whole, the upload stays at `offset`.
+        if (inflight) await inflight;
         await fh.truncate(offset).catch(() => undefined);
         throw err;
       } finally {
