@@ -80,6 +80,11 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
   registerErrorHandler(app);
   registerBodyParser(app);
   registerSecurityHeaders(app);
+  // An upgrade request answered over plain HTTP (refused before its WebSocket, or a route without
+  // one) holds a connection that no parser or idle timer will ever close: close it once answered.
+  app.addHook('onResponse', async (req) => {
+    if (req.raw.upgrade) req.raw.socket.destroy();
+  });
   registerGracefulClose(app);
   registerOriginCheck(app);
   registerRequestMetrics(app);

@@ -2,6 +2,7 @@
  * GET /api/command/{path} over a real WebSocket (api.md §18, S25, S26, S70, S71).
  */
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +84,21 @@ describe('command socket with execution on', () => {
       expect(await upgradeStatus(srv, '/api/command/', { cookie: `auth=${token}`, headers: { Origin: 'https://evil.example' } })).toBe(403);
       expect(await upgradeStatus(srv, '/api/command/', { token, headers: { Origin: 'null' } })).toBe(403);
       expect(await upgradeStatus(srv, '/api/command/', { cookie: `auth=${token}`, headers: { Origin: `http://${own}` } })).toBe(101);
+    });
+
+    it('closes the connection of an upgrade it answered over HTTP (nothing lingers)', async () => {
+      const port = Number(new URL(srv.url).port);
+      for (const p of ['/api/command/', '/health', '/api/resources/', '/no-such-route']) {
+        const sock = net.connect(port, '127.0.0.1');
+        let head = '';
+        sock.on('data', (d: Buffer) => (head += d.toString()));
+        const closed = new Promise<string>((r) => sock.on('close', () => r('closed')));
+        sock.write(`GET ${new URL(srv.url).pathname.replace(/\/$/, '')}${p} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+        const outcome = await Promise.race([closed, new Promise<string>((r) => setTimeout(() => r('still open'), 3000))]);
+        sock.destroy();
+        expect(outcome, `${p}: ${head.split('\r\n')[0]}`).toBe('closed');
+        expect(head).not.toMatch(/^HTTP\/1\.1 101/);
+      }
     });
 
     it('is not a plain HTTP endpoint', async () => {
