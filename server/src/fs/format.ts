@@ -52,25 +52,48 @@ export function isDirMode(stMode: number): boolean {
 
 const pad2 = (n: number) => (n < 10 ? '0' : '') + n;
 
-/**
- * Go's RFC 3339 with nanoseconds (time.RFC3339Nano, as in File Browser's JSON): the server's local
- * offset ("Z" for UTC), the fraction present only when non-zero and without trailing zeros.
- */
-export function rfc3339Nano(sec: number, nsec: number): string {
+/** The whole-second part and the zone suffix of rfc3339Nano, which a listing caches per second. */
+function secondParts(sec: number): [string, string] {
   const ms = sec * 1000;
   const offsetMin = -new Date(ms).getTimezoneOffset();
   const d = new Date(ms + offsetMin * 60_000);
-  let s =
+  const s =
     String(d.getUTCFullYear()).padStart(4, '0') +
     '-' + pad2(d.getUTCMonth() + 1) +
     '-' + pad2(d.getUTCDate()) +
     'T' + pad2(d.getUTCHours()) +
     ':' + pad2(d.getUTCMinutes()) +
     ':' + pad2(d.getUTCSeconds());
-  if (nsec > 0) s += '.' + String(nsec).padStart(9, '0').replace(/0+$/, '');
-  if (offsetMin === 0) return s + 'Z';
+  if (offsetMin === 0) return [s, 'Z'];
   const a = Math.abs(offsetMin);
-  return s + (offsetMin < 0 ? '-' : '+') + pad2(Math.floor(a / 60)) + ':' + pad2(a % 60);
+  return [s, (offsetMin < 0 ? '-' : '+') + pad2(Math.floor(a / 60)) + ':' + pad2(a % 60)];
+}
+
+function fraction(nsec: number): string {
+  return nsec > 0 ? '.' + String(nsec).padStart(9, '0').replace(/0+$/, '') : '';
+}
+
+/**
+ * Go's RFC 3339 with nanoseconds (time.RFC3339Nano, as in File Browser's JSON): the server's local
+ * offset ("Z" for UTC), the fraction present only when non-zero and without trailing zeros.
+ */
+export function rfc3339Nano(sec: number, nsec: number): string {
+  const [whole, zone] = secondParts(sec);
+  return whole + fraction(nsec) + zone;
+}
+
+/** rfc3339Nano with a per-second cache, for the many entries of one listing (files share seconds). */
+export function cachedRfc3339Nano(): (sec: number, nsec: number) => string {
+  const cache = new Map<number, [string, string]>();
+  return (sec, nsec) => {
+    let parts = cache.get(sec);
+    if (!parts) {
+      if (cache.size > 50_000) cache.clear();
+      parts = secondParts(sec);
+      cache.set(sec, parts);
+    }
+    return parts[0] + fraction(nsec) + parts[1];
+  };
 }
 
 /** mtime of a bigint stat as (seconds, nanoseconds). */

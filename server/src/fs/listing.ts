@@ -2,17 +2,20 @@
  * Folder listings and the metadata of one resource (api.md §8 GET). A listing is one readdir plus
  * one lstat per entry (stat of the target for a link) and opens no file (S85); escaping links are
  * left out (S6), rule-denied and hidden entries too (S12).
+ *
+ * Built for 100,000-entry folders: the stats arrive as typed arrays (stat-pool.ts), the order is
+ * computed on indices, and the JSON text is written directly — no object per entry.
  */
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule, Sorting } from '@coffer/protocol';
 import { extensionOf, detectType, type ResourceType } from './types.js';
-import { goFileMode, isDirMode, isRegularMode, rfc3339Nano, splitNs } from './format.js';
+import { cachedRfc3339Nano, goFileMode, isDirMode, isRegularMode, rfc3339Nano, splitNs } from './format.js';
 import { isTempName } from './names.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
-import { sortItems } from './sort.js';
-import { ENTRY, statDirectory } from './stat-pool.js';
+import { sortIndices, type SortSource } from './sort.js';
+import { ENTRY, statDirectory, type DirStats } from './stat-pool.js';
 import { linkTarget } from './walk.js';
 
 /** One entry as the API reports it; field order as File Browser emits it. */
@@ -39,30 +42,6 @@ export interface ListingViewer extends RuleSubject {
   sorting: Sorting;
 }
 
-interface Row {
-  item: ResourceItem;
-  name: string;
-  isDir: boolean;
-  size: number;
-  mtime: number;
-}
-
-function item(virtual: string, name: string, size: number, sec: number, nsec: number, stMode: number, isSymlink: boolean, type?: ResourceType): ResourceItem {
-  const isDir = isDirMode(stMode);
-  return {
-    path: virtual,
-    name,
-    size,
-    extension: extensionOf(name),
-    modified: rfc3339Nano(sec, nsec),
-    mode: goFileMode(stMode),
-    isDir,
-    isSymlink,
-    // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
-    type: type ?? (isDir ? '' : detectType({ name, size, special: !isRegularMode(stMode), sniff: false, canModify: true })),
-  };
-}
-
 /** The base fields of a resolved, existing resource (the folder or file itself). */
 export async function describe(p: ScopedPath): Promise<ResourceItem> {
   const st = await stat(p.real, { bigint: true });
@@ -82,62 +61,148 @@ export async function describe(p: ScopedPath): Promise<ResourceItem> {
   };
 }
 
-/**
- * Lists a resolved folder for a viewer: denied/hidden children and escaping links dropped, broken
- * links listed as `invalid_link`, sorted by the viewer's sorting.
- */
-export async function listFolder(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<FolderListing> {
-  const [self, raw] = await Promise.all([describe(dir), statDirectory(dir.real, dir.root)]);
-  const rows: Row[] = [];
+interface Entries {
+  raw: DirStats;
+  /** Indices of listed entries, in name order. */
+  kept: number[];
+  /** Entries that are links (inside the area). */
+  link: Uint8Array;
+  /** Broken links: `invalid_link`. */
+  broken: Set<number>;
+}
+
+/** Reads the folder and decides which entries are listed (rules, hidden, links). */
+async function collect(dir: ScopedPath, viewer: RuleSubject, globalRules: readonly Rule[]): Promise<Entries> {
+  const raw = await statDirectory(dir.real, dir.root);
   const n = raw.names.length;
-  const unresolved: number[] = [];
+  const link = new Uint8Array(n);
+  const broken = new Set<number>();
+  const kept: number[] = [];
+  const prefix = dir.virtual === '/' ? '/' : dir.virtual + '/';
+  const noRules = globalRules.length === 0 && viewer.rules.length === 0;
   for (let i = 0; i < n; i++) {
     const kind = raw.kind[i]!;
     if (kind === ENTRY.escaping || kind === ENTRY.gone) continue;
     const name = raw.names[i]!;
     if (isTempName(name)) continue;
-    const virtual = childVirtual(dir.virtual, name);
-    if (isDenied(viewer, virtual, globalRules)) continue;
-    if (kind === ENTRY.unresolved) {
-      unresolved.push(i);
-      continue;
-    }
-    const it = item(virtual, name, raw.size[i]!, raw.sec[i]!, raw.nsec[i]!, raw.mode[i]!, kind === ENTRY.link);
-    rows.push({ item: it, name, isDir: it.isDir, size: it.size, mtime: raw.sec[i]! * 1e9 + raw.nsec[i]! });
-  }
-  // Dangling or odd links (rare): judged one by one, listed only when they stay inside (S5, S6).
-  for (const i of unresolved) {
-    const name = raw.names[i]!;
-    const entry = path.join(dir.real, name);
-    const link = await linkTarget(entry, dir.root);
-    if (link.escaping) continue;
-    const virtual = childVirtual(dir.virtual, name);
-    let it: ResourceItem;
-    if (link.stat) {
-      const st = await stat(link.real, { bigint: true }).catch(() => undefined);
+    if (viewer.hideDotfiles && name.startsWith('.')) continue;
+    if (!noRules && isDenied(viewer, prefix + name, globalRules)) continue;
+    if (kind === ENTRY.link) link[i] = 1;
+    else if (kind === ENTRY.unresolved) {
+      // Dangling or odd links (rare): judged one by one, listed only when they stay inside (S5, S6).
+      const entry = path.join(dir.real, name);
+      const t = await linkTarget(entry, dir.root);
+      if (t.escaping) continue;
+      const st = await (t.stat ? stat(t.real, { bigint: true }) : lstat(entry, { bigint: true })).catch(() => undefined);
       if (!st) continue;
-      const t = splitNs(st.mtimeNs);
-      it = item(virtual, name, Number(st.size), t.sec, t.nsec, Number(st.mode), true);
-    } else {
-      const ls = await lstat(entry, { bigint: true }).catch(() => undefined);
-      if (!ls) continue;
-      const t = splitNs(ls.mtimeNs);
-      it = item(virtual, name, Number(ls.size), t.sec, t.nsec, Number(ls.mode), true, 'invalid_link');
+      const { sec, nsec } = splitNs(st.mtimeNs);
+      raw.size[i] = Number(st.size);
+      raw.sec[i] = sec;
+      raw.nsec[i] = nsec;
+      raw.mode[i] = Number(st.mode);
+      link[i] = 1;
+      if (!t.stat) broken.add(i);
     }
-    rows.push({ item: it, name, isDir: it.isDir, size: it.size, mtime: raw.sec[i]! * 1e9 + raw.nsec[i]! });
+    kept.push(i);
   }
-  if (unresolved.length) rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  else if (!isSortedByName(rows)) rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  sortItems(rows, viewer.sorting);
-  let numDirs = 0;
-  const items = rows.map((r) => {
-    if (r.isDir) numDirs++;
-    return r.item;
-  });
-  return { ...self, items, numDirs, numFiles: items.length - numDirs, sorting: { by: viewer.sorting.by, asc: viewer.sorting.asc } };
+  // "Disk order" is name order (api.md §8); readdir gives no order.
+  const names = raw.names;
+  let sorted = true;
+  for (let j = 1; j < kept.length && sorted; j++) if (names[kept[j - 1]!]! > names[kept[j]!]!) sorted = false;
+  if (!sorted) kept.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  return { raw, kept, link, broken };
 }
 
-function isSortedByName(rows: Row[]): boolean {
-  for (let i = 1; i < rows.length; i++) if (rows[i - 1]!.name > rows[i]!.name) return false;
-  return true;
+function sortSource(raw: DirStats): SortSource {
+  return {
+    name: (i) => raw.names[i]!,
+    isDir: (i) => isDirMode(raw.mode[i]!),
+    size: (i) => raw.size[i]!,
+    mtime: (i) => raw.sec[i]! * 1e9 + raw.nsec[i]!,
+  };
+}
+
+/** Walks the ordered entries, handing each one's fields to `emit`. */
+function forEachItem(
+  dir: ScopedPath,
+  e: Entries,
+  sorting: Sorting,
+  emit: (i: number, name: string, size: number, ext: string, modified: string, mode: number, isDir: boolean, isLink: boolean, type: ResourceType) => void,
+): number {
+  const { raw } = e;
+  const order = sortIndices(e.kept, sortSource(raw), sorting);
+  const fmt = cachedRfc3339Nano();
+  let numDirs = 0;
+  for (const i of order) {
+    const name = raw.names[i]!;
+    const st = raw.mode[i]!;
+    const isDir = isDirMode(st);
+    if (isDir) numDirs++;
+    const size = raw.size[i]!;
+    // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
+    const type: ResourceType = e.broken.has(i)
+      ? 'invalid_link'
+      : isDir
+        ? ''
+        : detectType({ name, size, special: !isRegularMode(st), sniff: false, canModify: true });
+    emit(i, name, size, extensionOf(name), fmt(raw.sec[i]!, raw.nsec[i]!), goFileMode(st), isDir, e.link[i] === 1, type);
+  }
+  return numDirs;
+}
+
+/**
+ * Appends text to one growing Buffer. A listing's JSON is written here piece by piece: the
+ * per-entry strings die young, and the result lives outside the JS heap (no 18 MB string to copy
+ * through the young generation and then encode again).
+ */
+class JsonSink {
+  private buf: Buffer;
+  private len = 0;
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
+  }
+  write(s: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 unit.
+    if (this.len + s.length * 3 > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + s.length * 3));
+      this.buf.copy(next, 0, 0, this.len);
+      this.buf = next;
+    }
+    this.len += this.buf.write(s, this.len, 'utf8');
+  }
+  result(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/**
+ * The listing as JSON bytes, exactly as api.md §8 shapes it: denied/hidden children and escaping
+ * links dropped, broken links as `invalid_link`, sorted by the viewer's sorting.
+ */
+export async function listFolderJson(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Buffer> {
+  const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
+  const parent = JSON.stringify(dir.virtual === '/' ? '/' : dir.virtual + '/').slice(0, -1); // '"/dir/' without the closing quote
+  const out = new JsonSink(entries.kept.length * (200 + 2 * parent.length) + 1024);
+  out.write(JSON.stringify(self).slice(0, -1) + ',"items":[');
+  let first = true;
+  const numDirs = forEachItem(dir, entries, viewer.sorting, (_i, name, size, ext, modified, mode, isDir, isLink, type) => {
+    const qName = JSON.stringify(name);
+    out.write(
+      `${first ? '' : ','}{"path":${parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"}`,
+    );
+    first = false;
+  });
+  const sorting = JSON.stringify({ by: viewer.sorting.by, asc: viewer.sorting.asc });
+  out.write(`],"numDirs":${numDirs},"numFiles":${entries.kept.length - numDirs},"sorting":${sorting}}`);
+  return out.result();
+}
+
+/** The same listing as objects (for callers that adapt it, e.g. public share listings). */
+export async function listFolder(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<FolderListing> {
+  const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
+  const items: ResourceItem[] = [];
+  const numDirs = forEachItem(dir, entries, viewer.sorting, (_i, name, size, extension, modified, mode, isDir, isSymlink, type) => {
+    items.push({ path: childVirtual(dir.virtual, name), name, size, extension, modified, mode, isDir, isSymlink, type });
+  });
+  return { ...self, items, numDirs, numFiles: items.length - numDirs, sorting: { by: viewer.sorting.by, asc: viewer.sorting.asc } };
 }

@@ -39,44 +39,60 @@ export function naturalKey(name: string): string {
   return out;
 }
 
-interface Keyed<T> {
-  t: T;
-  k: string;
+/** What the order needs to know about entry `i`. */
+export interface SortSource {
+  name(i: number): string;
+  isDir(i: number): boolean;
+  size(i: number): number;
+  /** Modification time as a number (ordering only). */
+  mtime(i: number): number;
 }
 
-function naturalCmp<T extends Sortable>(a: Keyed<T>, b: Keyed<T>): number {
-  if (a.k !== b.k) return a.k < b.k ? -1 : 1;
-  return a.t.name < b.t.name ? -1 : a.t.name > b.t.name ? 1 : 0;
+function byName(src: SortSource, k: string[]) {
+  return (a: number, b: number): number => {
+    const ka = k[a]!;
+    const kb = k[b]!;
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    const na = src.name(a);
+    const nb = src.name(b);
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  };
 }
 
-/** Sorts in place (the input is in disk/name order) and returns it. */
-export function sortItems<T extends Sortable>(items: T[], sorting: Sorting): T[] {
+/**
+ * Orders entry indices (given in disk/name order) by the viewer's sorting; returns a new array.
+ * Works on indices so a folder of 100,000 entries sorts without an object per entry.
+ */
+export function sortIndices(indices: number[], src: SortSource, sorting: Sorting): number[] {
   const { by, asc } = sorting;
-  if (by === 'modified') {
-    return items.sort((a, b) => (asc ? a.mtime - b.mtime : b.mtime - a.mtime));
-  }
+  if (by === 'modified') return indices.slice().sort((a, b) => (asc ? src.mtime(a) - src.mtime(b) : src.mtime(b) - src.mtime(a)));
+  const dirs: number[] = [];
+  const files: number[] = [];
+  for (const i of indices) (src.isDir(i) ? dirs : files).push(i);
   if (by === 'size') {
-    const dirs = items.filter((i) => i.isDir);
-    const files = items.filter((i) => !i.isDir);
-    if (asc) {
-      dirs.sort((a, b) => a.size - b.size);
-      files.sort((a, b) => a.size - b.size);
-      return replace(items, dirs.concat(files));
-    }
-    dirs.sort((a, b) => b.size - a.size);
-    files.sort((a, b) => b.size - a.size);
-    return replace(items, files.concat(dirs));
+    const up = (a: number, b: number) => src.size(a) - src.size(b);
+    const down = (a: number, b: number) => src.size(b) - src.size(a);
+    return asc ? dirs.sort(up).concat(files.sort(up)) : files.sort(down).concat(dirs.sort(down));
   }
-  if (by !== 'name' && !asc) return items;
+  if (by !== 'name' && !asc) return indices.slice();
   // name (and unknown `by` with asc: true): folders first; asc:false → ascending (the quirk).
-  const keyed = items.map((t) => ({ t, k: naturalKey(t.name) }));
-  const order = asc ? (a: Keyed<T>, b: Keyed<T>) => naturalCmp(b, a) : naturalCmp<T>;
-  const dirs = keyed.filter((i) => i.t.isDir).sort(order);
-  const files = keyed.filter((i) => !i.t.isDir).sort(order);
-  return replace(items, dirs.concat(files).map((i) => i.t));
+  const keys: string[] = [];
+  for (const i of indices) keys[i] = naturalKey(src.name(i));
+  const cmp = byName(src, keys);
+  const order = asc ? (a: number, b: number) => cmp(b, a) : cmp;
+  return dirs.sort(order).concat(files.sort(order));
 }
 
-function replace<T>(target: T[], src: T[]): T[] {
-  for (let i = 0; i < src.length; i++) target[i] = src[i]!;
-  return target;
+/** Sorts objects in place (the input is in disk/name order) and returns them. */
+export function sortItems<T extends Sortable>(items: T[], sorting: Sorting): T[] {
+  const src: SortSource = {
+    name: (i) => items[i]!.name,
+    isDir: (i) => items[i]!.isDir,
+    size: (i) => items[i]!.size,
+    mtime: (i) => items[i]!.mtime,
+  };
+  const order = sortIndices(items.map((_, i) => i), src, sorting);
+  const sorted = order.map((i) => items[i]!);
+  for (let i = 0; i < sorted.length; i++) items[i] = sorted[i]!;
+  return items;
 }

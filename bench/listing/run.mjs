@@ -1,0 +1,173 @@
+// Folder listing: GET /api/resources/{dir}/ of folders with 10,000 and 100,000 files, answered by
+// the built server running as its own process. Measures the time until the whole JSON body has
+// arrived and the server's peak RSS growth during the request (the kernel's high-water mark,
+// reset before each run through /proc/<pid>/clear_refs). A plain Node readdir + lstat of the same
+// folder is timed in this process for reference.
+//
+//   node bench/listing/run.mjs [--runs 5] [--sizes 10000,100000]   (after `npm run build`)
+//
+// Goals (issue "Files API"): 10,000 files ≤ 150 ms; 100,000 files ≤ 1.5 s and ≤ 200 MB RSS growth.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const argOf = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const RUNS = Number(argOf('runs', '5'));
+const SIZES = argOf('sizes', '10000,100000').split(',').map(Number);
+const GOALS = { 10000: { ms: 150 }, 100000: { ms: 1500, rssMb: 200 } };
+const ADMIN = { username: 'admin', password: 'bench-admin-password-123' };
+
+const bin = path.join(repo, 'server/bin/coffer.js');
+if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
+  console.error('server/dist is missing: run `npm run build` first');
+  process.exit(2);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+function request(port, method, urlPath, { body, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const h = { ...headers };
+    if (body) h['content-length'] = Buffer.byteLength(body);
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: h, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - t0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const kb = (field, pid) => {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-listing-'));
+const root = path.join(dir, 'root');
+console.log(`generating ${SIZES.join(' + ')} files under ${dir} …`);
+for (const n of SIZES) {
+  const folder = path.join(root, `files-${n}`);
+  mkdirSync(folder, { recursive: true });
+  const content = Buffer.alloc(0);
+  for (let i = 0; i < n; i++) {
+    // A mix of extensions and numbered names (natural sort has work to do).
+    const ext = ['.txt', '.jpg', '.mp4', '.pdf', '.md', ''][i % 6];
+    writeFileSync(path.join(folder, `File ${i}${ext}`), content);
+  }
+}
+
+const port = await freePort();
+const server = spawn(
+  process.execPath,
+  [bin, 'serve', '--root', root, '--database', path.join(dir, 'coffer.db'), '--address', '127.0.0.1', '--port', String(port), '--log', ''],
+  { cwd: dir, env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password }, stdio: ['ignore', 'ignore', 'pipe'] },
+);
+let stderr = '';
+server.stderr.on('data', (c) => (stderr += c));
+const exited = new Promise((resolve) => server.on('exit', resolve));
+
+async function stop() {
+  if (server.exitCode === null) {
+    server.kill('SIGTERM');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+try {
+  const started = performance.now();
+  for (;;) {
+    try {
+      if ((await request(port, 'GET', '/health')).status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (server.exitCode !== null || performance.now() - started > 30_000) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const login = await request(port, 'POST', '/api/login', { body: JSON.stringify({ ...ADMIN, recaptcha: '' }) });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  const token = login.body.toString();
+  const headers = { 'X-Auth': token };
+  // Warm up (worker threads, JIT) on a small folder.
+  await request(port, 'GET', '/api/resources/', { headers });
+
+  const results = [];
+  let failed = false;
+  for (const n of SIZES) {
+    const folder = path.join(root, `files-${n}`);
+    const plain = [];
+    for (let r = 0; r < Math.min(RUNS, 3); r++) {
+      const t0 = performance.now();
+      const names = await readdir(folder);
+      await Promise.all(names.map((x) => lstat(path.join(folder, x))));
+      plain.push(performance.now() - t0);
+    }
+    const times = [];
+    const rss = [];
+    let bytes = 0;
+    for (let r = 0; r < RUNS; r++) {
+      writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // reset the peak-RSS mark
+      const base = kb('VmRSS', server.pid);
+      const res = await request(port, 'GET', `/api/resources/files-${n}/`, { headers });
+      const peak = kb('VmHWM', server.pid);
+      if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
+      const json = JSON.parse(res.body.toString());
+      if (json.numFiles !== n || json.items.length !== n) throw new Error(`expected ${n} items, got ${json.items.length}`);
+      bytes = res.body.length;
+      times.push(res.ms);
+      rss.push((peak - base) / 1024);
+    }
+    const row = {
+      files: n,
+      runs: RUNS,
+      bodyMB: Number((bytes / 1024 / 1024).toFixed(1)),
+      ms: { min: Math.round(Math.min(...times)), median: Math.round(median(times)), max: Math.round(Math.max(...times)) },
+      rssGrowthMB: { median: Math.round(median(rss)), max: Math.round(Math.max(...rss)) },
+      plainReaddirLstatMs: Math.round(median(plain)),
+    };
+    const goal = GOALS[n];
+    if (goal && (row.ms.median > goal.ms || (goal.rssMb && row.rssGrowthMB.max > goal.rssMb))) failed = true;
+    results.push(row);
+    console.log(
+      `  ${n} files: ${row.ms.median} ms median (min ${row.ms.min}, max ${row.ms.max}), body ${row.bodyMB} MB, peak RSS growth ${row.rssGrowthMB.median} MB median (max ${row.rssGrowthMB.max})` +
+        `; plain readdir+lstat in Node ${row.plainReaddirLstatMs} ms` +
+        (goal ? `  (goal ≤ ${goal.ms} ms${goal.rssMb ? `, ≤ ${goal.rssMb} MB` : ''})` : ''),
+    );
+  }
+  console.log(JSON.stringify({ date: new Date().toISOString().slice(0, 10), node: process.version, cpus: cpus().length, results }));
+  if (failed) {
+    console.log('goal missed');
+    process.exitCode = 1;
+  }
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await stop();
+}
