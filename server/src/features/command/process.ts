@@ -153,6 +153,7 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
     if (opts.outputLimit > 0 && bytes > opts.outputLimit) {
       conclude({ kind: 'output-limit' });
       killGroup(child);
+      drain();
       return;
     }
     reader.push(chunk);
@@ -170,10 +171,16 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
     child.stderr.on('end', () => errReader.end());
   }
 
+  // A killed run must still reach 'close': output paused for a slow client is read (and dropped
+  // or delivered) so the pipes can end.
+  const drain = () => {
+    for (const s of streams) s.resume();
+  };
   const timer = opts.timeoutMs > 0
     ? setTimeout(() => {
       conclude({ kind: 'timeout' });
       killGroup(child);
+      drain();
     }, opts.timeoutMs)
     : undefined;
 
@@ -210,12 +217,13 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
       if (outcome && outcome.kind !== 'exited') return;
       if (!outcome) conclude({ kind: 'stopped' });
       killGroup(child);
+      drain();
     },
     pause() {
       for (const s of streams) s.pause();
     },
     resume() {
-      for (const s of streams) s.resume();
+      drain();
     },
   };
   opts.registry?.add(run);
