@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEvent, FileEventContext, Phase } from '../src/events/index.js';
+import { nodeIo } from '../src/fs/atomic.js';
 import { useServer } from './harness.js';
 import { denyPath, member, put, rawRequest } from './resources-support.js';
 
@@ -217,6 +218,43 @@ describe('PATCH /api/resources/{path}', () => {
     expect((await patch(v.token, 'src', `action=copy&destination=${dest('/dst')}&override=true`)).status).toBe(200);
     expect(await readFile(path.join(v.dir, 'dst/sub/f.txt'), 'utf8')).toBe('new');
     expect(await readFile(path.join(v.dir, 'dst/keep.txt'), 'utf8')).toBe('k');
+  });
+});
+
+describe('PATCH across filesystems', () => {
+  const srv = useServer();
+  it('falls back to copy and delete when rename fails with EXDEV', async () => {
+    const u = await member(srv.get());
+    await put(u.dir, 'd/a.txt', 'a');
+    await put(u.dir, 'd/sub/b.txt', 'b');
+    await put(u.dir, 'f.txt', 'f');
+    srv.deps.files.io = {
+      ...nodeIo,
+      // Staging files still rename (same folder); moving the resource itself crosses "devices".
+      rename: async (from, to) => {
+        if (!path.basename(from).startsWith('.coffer-tmp-')) throw Object.assign(new Error('EXDEV'), { code: 'EXDEV', syscall: 'rename' });
+        return nodeIo.rename(from, to);
+      },
+    };
+    try {
+      expect((await srv.fetch(`/api/resources/d?action=rename&destination=${dest('/e')}`, { method: 'PATCH', token: u.token })).status).toBe(200);
+      expect((await srv.fetch(`/api/resources/f.txt?action=rename&destination=${dest('/e/f.txt')}`, { method: 'PATCH', token: u.token })).status).toBe(200);
+    } finally {
+      srv.deps.files.io = undefined;
+    }
+    expect(await exists(path.join(u.dir, 'd'))).toBe(false);
+    expect(await exists(path.join(u.dir, 'f.txt'))).toBe(false);
+    expect(await readFile(path.join(u.dir, 'e/sub/b.txt'), 'utf8')).toBe('b');
+    expect(await readFile(path.join(u.dir, 'e/f.txt'), 'utf8')).toBe('f');
+  });
+
+  it('copies a link to a folder as the folder it points to', async () => {
+    const u = await member(srv.get());
+    await put(u.dir, 'real/x.txt', 'x');
+    await symlink('real', path.join(u.dir, 'alias'));
+    expect((await srv.fetch(`/api/resources/alias?action=copy&destination=${dest('/copy')}`, { method: 'PATCH', token: u.token })).status).toBe(200);
+    expect((await lstat(path.join(u.dir, 'copy'))).isDirectory()).toBe(true);
+    expect(await readFile(path.join(u.dir, 'copy/x.txt'), 'utf8')).toBe('x');
   });
 });
 

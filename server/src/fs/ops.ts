@@ -68,7 +68,8 @@ export async function removeTree(target: ScopedPath, opts: TreeOptions): Promise
  * pass the rules (403), and for a move nothing may be skipped (a move cannot leave part behind).
  */
 export async function checkTree(src: ScopedPath, dstVirtual: string, opts: TreeOptions & { move: boolean }): Promise<void> {
-  if (!src.stat?.isDirectory() || src.isSymlink) return;
+  // A link moves as a link (nothing below it moves); a copy of a link to a folder copies the folder.
+  if (!src.stat?.isDirectory() || (opts.move && src.isSymlink)) return;
   const skipped: WalkSkip[] = [];
   const onSkip = (s: WalkSkip) => void skipped.push(s);
   for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, onSkip, descendLinks: !opts.move })) {
