@@ -276,3 +276,14 @@ describe('GET /api/resources/recursive/{path}', () => {
     expect(Object.keys(body[0])).toEqual(['path', 'name', 'size', 'modified', 'isDir']);
   });
 });
+
+describe('GET /api/resources with type detection by header disabled', () => {
+  const srv = useServer({ disableTypeDetectionByHeader: true });
+  it('types a file without a known extension by the binary check only', async () => {
+    const u = await member(srv.get());
+    await put(u.dir, 'noext', PNG);
+    await put(u.dir, 'plain', 'just text');
+    expect((await (await srv.fetch('/api/resources/noext', { token: u.token })).json()).type).toBe('blob');
+    expect((await (await srv.fetch('/api/resources/plain', { token: u.token })).json()).type).toBe('text');
+  });
+});
