@@ -1,7 +1,7 @@
 /** Route guards (spec §2 "Route guard"). */
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { loginLocation } from '../lib/redirect';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { loginLocation, safeRedirect } from '../lib/redirect';
 import { useSession } from '../stores/session';
 
 /** Signed out → /login with a redirect back to the full target. */
@@ -19,10 +19,14 @@ export function RequireAdmin() {
   return <Outlet />;
 }
 
-/** The login screen is for signed-out users; a signed-in user goes to /files/. */
+/**
+ * The login screen is for signed-out users; a signed-in user goes on to the redirect target
+ * (default /files/). This is also how a successful login leaves the screen.
+ */
 export function SignedOutOnly({ children }: { children: ReactNode }) {
   const signedIn = useSession((s) => s.user !== null);
-  if (signedIn) return <Navigate to="/files/" replace />;
+  const [params] = useSearchParams();
+  if (signedIn) return <Navigate to={safeRedirect(params.get('redirect'))} replace />;
   return children;
 }
 

@@ -1,14 +1,13 @@
 /** The login form (spec §2 "Login screen"): login, and signup when the server allows it; busy and error states. */
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { login, signup } from '../../api/auth';
 import { config, productName, staticUrl } from '../../config';
 import { loginProblem, type LoginProblem } from './loginError';
 import { Recaptcha, type CaptchaHandle } from './Recaptcha';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
 import { activeLocale } from '../../i18n';
-import { safeRedirect } from '../../lib/redirect';
 import { setToken } from '../../stores/session';
 
 type Mode = 'login' | 'signup';
@@ -37,7 +36,6 @@ function useProblemText(problem: Problem | null): string | null {
 
 export function LoginForm() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const [mode, setMode] = useState<Mode>(() => (params.get('mode') === 'signup' ? 'signup' : 'login'));
   const [username, setUsername] = useState('');
@@ -66,8 +64,8 @@ export function LoginForm() {
     setBusy(true);
     try {
       if (signupMode) await signup(username, password);
+      // The signed-in session makes the login route move on to the redirect target (app/guards).
       setToken(await login(username, password, recaptcha));
-      await navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (err) {
       captcha.current?.reset();
       const found = loginProblem(err, signupMode ? 'signup' : 'login');
