@@ -83,7 +83,7 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
   // An upgrade request answered over plain HTTP (refused before its WebSocket, or a route without
   // one) holds a connection that no parser or idle timer will ever close: close it once answered.
   app.addHook('onResponse', async (req) => {
-    if (req.raw.upgrade) req.raw.socket.destroy();
+    if ((req.raw as { upgrade?: boolean }).upgrade) req.raw.socket.destroy(); // set by Node for 'upgrade' requests
   });
   registerGracefulClose(app);
   registerOriginCheck(app);
