@@ -128,6 +128,21 @@ describe('command socket with execution on', () => {
       expect((await runCommand(srv, token, 'echo hi')).messages).toEqual([NOT_ALLOWED]);
     });
 
+    it('gives a user created by signup no way to run anything, even with generous defaults (S73)', async () => {
+      const before = await srv.deps.settings.settings();
+      const defaults = { ...before.defaults, perm: { ...before.defaults.perm, execute: true }, commands: ['echo'] };
+      await srv.deps.settings.saveSettings({ ...before, signup: true, defaults });
+      try {
+        const username = `new${marker()}`;
+        const res = await srv.fetch('/api/signup', { method: 'POST', json: { username, password: 'a-long-enough-password' } });
+        expect(res.status).toBe(200);
+        const token = await srv.login(username, 'a-long-enough-password');
+        expect((await runCommand(srv, token, 'echo hi')).messages).toEqual([NOT_ALLOWED]);
+      } finally {
+        await srv.deps.settings.saveSettings(before);
+      }
+    });
+
     it('answers a line that does not split with the parser\'s error', async () => {
       const { token } = await userToken();
       const r = await runCommand(srv, token, 'echo "unclosed');
