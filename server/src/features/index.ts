@@ -12,6 +12,8 @@ import { resourcesRoutes } from './resources/routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { rawRoutes } from './raw/routes.js';
 import { searchRoutes } from './search/routes.js';
+import { subtitleRoutes } from './subtitle/routes.js';
+import { previewRoutes } from './preview/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -31,4 +33,6 @@ export const FEATURES: FastifyPluginAsync[] = [
   usageRoutes,
   rawRoutes,
   searchRoutes,
+  subtitleRoutes,
+  previewRoutes,
 ];
