@@ -141,7 +141,10 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
   const conclude = (o: Outcome) => {
     outcome ??= o;
   };
+  let ended = false;
   const finish = () => {
+    // From here on the group id may belong to someone else one day: never signal it again.
+    ended = true;
     clearTimeout(timer);
     opts.registry?.delete(run);
     resolveDone(outcome ?? { kind: 'stopped' });
@@ -214,7 +217,7 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
     started,
     done,
     stop() {
-      if (outcome && outcome.kind !== 'exited') return;
+      if (ended || (outcome && outcome.kind !== 'exited')) return;
       if (!outcome) conclude({ kind: 'stopped' });
       killGroup(child);
       drain();
