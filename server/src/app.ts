@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServerConfig } from './config/schema.js';
 import type { Deps } from './services.js';
@@ -7,8 +7,9 @@ import type { Session } from './auth/tokens.js';
 import type { UserRecord } from './features/users/repository.js';
 import { createAuthenticate } from './auth/guard.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { statusBody } from './http/errors.js';
 import { registerBodyParser } from './http/body.js';
-import { registerSecurityHeaders } from './http/headers.js';
+import { applySecurityHeaders, registerSecurityHeaders } from './http/headers.js';
 import { registerGracefulClose } from './http/graceful-close.js';
 import { registerOriginCheck } from './http/origin.js';
 import { validatorCompiler } from './http/validation.js';
@@ -56,9 +57,14 @@ export function loggerOptions(config: Pick<ServerConfig, 'log'>, level = 'info')
 }
 
 /** The ONE factory of the HTTP app, used by main and by every test. */
-export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+export async function buildApp(
+  deps: Deps,
+  opts: { logger?: FastifyServerOptions['logger']; https?: { cert: Buffer; key: Buffer } } = {},
+): Promise<App> {
   const { config } = deps;
   const app = Fastify({
+    // api.md §6: TLS when --cert and --key are set, TLS 1.2 at least.
+    ...(opts.https ? { https: { ...opts.https, minVersion: 'TLSv1.2' } } : {}),
     logger: opts.logger ?? loggerOptions(config),
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     bodyLimit: 1024 * 1024, // S80
@@ -69,8 +75,15 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // Router-level failures (a bad percent escape in the path, S2) get the same plain 400 as every
+    // other refusal, never a JSON body echoing the URL.
+    frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+      req.log.info({ reason: err.message }, 'request rejected');
+      applySecurityHeaders(req, reply);
+      void reply.code(400).type('text/plain; charset=utf-8').send(statusBody(400));
+    },
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, maxParamLength: 64 * 1024 },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('deps', deps);

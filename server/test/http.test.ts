@@ -112,3 +112,16 @@ describe('logging (S25)', () => {
     }
   });
 });
+
+describe('router-level refusals (S2)', () => {
+  const srv = useServer();
+  it('answers a bad percent escape with the plain 400 body, never echoing the URL', async () => {
+    for (const p of ['/api/resources/%c0%ae%c0%ae/x', '/api/resources/%E0%A4%A', '/api/raw/%ff']) {
+      const res = await srv.fetch(p);
+      expect(res.status, p).toBe(400);
+      const body = await res.text();
+      expect(body).toBe('400 Bad Request\n');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+});
