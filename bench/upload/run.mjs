@@ -28,6 +28,11 @@ const MIB = 1024 * 1024;
 const SIZE = arg('mib', 1024) * MIB;
 const CHUNK = arg('chunk-mib', 10) * MIB;
 const RUNS = arg('runs', 3);
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i > 0 ? new Set(process.argv[i + 1].split(',')) : null;
+})();
+const step = (k) => !ONLY || ONLY.has(k);
 const ADMIN = { username: 'admin', password: 'bench-admin-password-123' };
 
 if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
@@ -220,14 +225,14 @@ try {
   };
   for (let run = 1; run <= RUNS; run++) {
     console.log(`-- run ${run}`);
-    {
+    if (step('cofferTus')) {
       const target = path.join(root, `tus-${run}.bin`);
       const rss = await withRss(coffer.pid, () => timed(() => tusUpload(`${cofferUrl}/api/tus/tus-${run}.bin?override=false`, src, { 'X-Auth': token })));
       if ((await sha256File(target)) !== want) throw new Error('coffer tus: wrong bytes');
       record(results.cofferTus, 'Coffer tus', { seconds: rss.value.seconds, rss });
       rmSync(target);
     }
-    {
+    if (step('reference')) {
       const url = await (async () => {
         const rss = await withRss(ref.proc.pid, () => timed(() => tusUpload(`http://127.0.0.1:${refPort}/files/`, src)));
         record(results.reference, '@tus/server + @tus/file-store', { seconds: rss.value.seconds, rss });
@@ -238,14 +243,14 @@ try {
       rmSync(path.join(store, id), { force: true });
       rmSync(path.join(store, `${id}.json`), { force: true });
     }
-    {
+    if (step('cofferTusRaw')) {
       const target = path.join(root, `raw-${run}.bin`);
       const rss = await withRss(coffer.pid, () => timed(() => rawTus(cofferPort, `/api/tus/raw-${run}.bin?override=false`, { 'X-Auth': token })));
       if ((await sha256File(target)) !== want) throw new Error('coffer raw tus: wrong bytes');
       record(results.cofferTusRaw, 'Coffer tus, minimal client', { seconds: rss.value.seconds, rss });
       rmSync(target);
     }
-    {
+    if (step('referenceRaw')) {
       const rss = await withRss(ref.proc.pid, () => timed(() => rawTus(refPort, '/files/')));
       record(results.referenceRaw, '@tus/server + @tus/file-store, minimal client', { seconds: rss.value.seconds, rss });
       const id = rss.value.value.split('/').pop();
@@ -253,14 +258,14 @@ try {
       rmSync(path.join(store, id), { force: true });
       rmSync(path.join(store, `${id}.json`), { force: true });
     }
-    {
+    if (step('cofferPost')) {
       const target = path.join(root, `post-${run}.bin`);
       const rss = await withRss(coffer.pid, () => timed(() => plainPost(cofferPort, `/api/resources/post-${run}.bin?override=false`, src, token)));
       if ((await sha256File(target)) !== want) throw new Error('coffer POST: wrong bytes');
       record(results.cofferPost, 'Coffer plain POST', { seconds: rss.value.seconds, rss });
       rmSync(target);
     }
-    {
+    if (step('cp')) {
       const target = path.join(dir, `cp-${run}.bin`);
       const r = await timed(async () => spawnSync('cp', [src, target]));
       if ((await sha256File(target)) !== want) throw new Error('cp: wrong bytes');
@@ -275,6 +280,7 @@ try {
     }
   }
   const best = (list) => {
+    if (list.length === 0) return NaN;
     const v = list.map((x) => x.mibs).sort((a, b) => a - b);
     return v[Math.floor(v.length / 2)]; // median
   };
@@ -285,11 +291,11 @@ try {
     runs: RUNS,
     loadAverage: (await import('node:os')).loadavg().map((x) => +x.toFixed(1)),
     medianMiBs: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(best(v))])),
-    maxRssMiB: {
-      cofferTus: Math.round(Math.max(...results.cofferTus.map((x) => x.rssMax)) / MIB),
-      cofferPost: Math.round(Math.max(...results.cofferPost.map((x) => x.rssMax)) / MIB),
-      reference: Math.round(Math.max(...results.reference.map((x) => x.rssMax)) / MIB),
-    },
+    maxRssMiB: Object.fromEntries(
+      Object.entries(results)
+        .filter(([, v]) => v.length && v[0].rssMax !== undefined)
+        .map(([k, v]) => [k, Math.round(Math.max(...v.map((x) => x.rssMax)) / MIB)]),
+    ),
   };
   summary.ratios = {
     tusVsReference: +(summary.medianMiBs.cofferTus / summary.medianMiBs.reference).toFixed(2),

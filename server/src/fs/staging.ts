@@ -24,6 +24,8 @@ export const STAGED_DIR_MODE = 0o750;
 
 /** Writes are gathered into batches of this size before hitting the disk. */
 const WRITE_BATCH = 1024 * 1024;
+/** Bytes between background fdatasyncs while a chunk arrives. */
+const EARLY_SYNC = 1024 * 1024;
 
 const ID = /^[0-9a-f]{32}$/;
 
@@ -199,6 +201,10 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
       // One write in flight while the next batch is read from the socket (double buffering).
       let inflight: Promise<void> | undefined;
       let failure: unknown;
+      // Write-back starts while the chunk still arrives (a background fdatasync every few MiB),
+      // so the fsync that must end the chunk (api.md §14) has little left to flush.
+      let syncing: Promise<void> | undefined;
+      let unsynced = 0;
       const writeAt = async (bufs: Buffer[], n: number, at: number) => {
         let done = 0;
         while (done < n) {
@@ -206,6 +212,17 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
           done += bytesWritten;
         }
         written += n;
+        unsynced += n;
+        if (unsynced >= EARLY_SYNC && !syncing) {
+          unsynced = 0;
+          syncing = fh.datasync().then(
+            () => void (syncing = undefined),
+            (err: unknown) => {
+              syncing = undefined;
+              failure ??= err;
+            },
+          );
+        }
       };
       const settle = async () => {
         if (inflight) await inflight;
@@ -257,11 +274,14 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
         } catch (err) {
           throw err instanceof WriteFailure ? err.cause : err;
         }
-        await fh.sync();
+        if (syncing) await syncing;
+        if (failure !== undefined) throw failure;
+        await fh.datasync();
         return { written, overflow, aborted };
       } catch (err) {
         // A failed write (full disk…): the chunk is dropped whole, the upload stays at `offset`.
         if (inflight) await inflight;
+        if (syncing) await syncing;
         await fh.truncate(offset).catch(() => undefined);
         throw err;
       } finally {
