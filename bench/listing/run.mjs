@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { lstat, readdir } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,6 +62,11 @@ function request(port, method, urlPath, { body, headers = {} } = {}) {
 const kb = (field, pid) => {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : NaN;
+};
+/** user+system CPU time of a process in ms (all its threads), from /proc/<pid>/stat. */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -130,12 +135,15 @@ try {
     }
     const times = [];
     const rss = [];
+    const cpu = [];
     let bytes = 0;
     for (let r = 0; r < RUNS; r++) {
       writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // reset the peak-RSS mark
       const base = kb('VmRSS', server.pid);
+      const cpu0 = cpuMs(server.pid);
       const res = await request(port, 'GET', `/api/resources/files-${n}/`, { headers });
       const peak = kb('VmHWM', server.pid);
+      cpu.push(cpuMs(server.pid) - cpu0);
       if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
       const json = JSON.parse(res.body.toString());
       if (json.numFiles !== n || json.items.length !== n) throw new Error(`expected ${n} items, got ${json.items.length}`);
@@ -149,6 +157,7 @@ try {
       bodyMB: Number((bytes / 1024 / 1024).toFixed(1)),
       ms: { min: Math.round(Math.min(...times)), median: Math.round(median(times)), max: Math.round(Math.max(...times)) },
       rssGrowthMB: { median: Math.round(median(rss)), max: Math.round(Math.max(...rss)) },
+      serverCpuMs: Math.round(median(cpu)),
       plainReaddirLstatMs: Math.round(median(plain)),
     };
     const goal = GOALS[n];
@@ -156,11 +165,12 @@ try {
     results.push(row);
     console.log(
       `  ${n} files: ${row.ms.median} ms median (min ${row.ms.min}, max ${row.ms.max}), body ${row.bodyMB} MB, peak RSS growth ${row.rssGrowthMB.median} MB median (max ${row.rssGrowthMB.max})` +
+        `, server CPU ${row.serverCpuMs} ms (all threads)` +
         `; plain readdir+lstat in Node ${row.plainReaddirLstatMs} ms` +
         (goal ? `  (goal ≤ ${goal.ms} ms${goal.rssMb ? `, ≤ ${goal.rssMb} MB` : ''})` : ''),
     );
   }
-  console.log(JSON.stringify({ date: new Date().toISOString().slice(0, 10), node: process.version, cpus: cpus().length, results }));
+  console.log(JSON.stringify({ date: new Date().toISOString().slice(0, 10), node: process.version, cpus: cpus().length, loadavg: loadavg().map((x) => Number(x.toFixed(1))), results }));
   if (failed) {
     console.log('goal missed');
     process.exitCode = 1;
