@@ -2,77 +2,106 @@
  * The walk behind search (api.md §13, S6, S84): names only, depth first in sorted order, one
  * readdir per folder with the entry types it returns (no stat per entry, as `find` does), folder
  * listings read a few ahead of the walk, links never descended and reported only when their target
- * stays inside the area. It yields to the event loop regularly so that one huge folder never
- * stalls other requests, and stops as soon as `signal` fires.
+ * stays inside the area. Entries come in batches (paths are built only for the ones the caller
+ * keeps); between batches the walk yields to the event loop regularly, so that one huge folder
+ * never stalls other requests, and it stops as soon as `signal` fires.
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { ScopedPath } from './resolve.js';
 import { linkTarget } from './walk.js';
 
-export interface SearchHit {
-  /** Path relative to the searched folder, `/`-separated. */
-  rel: string;
-  /** Virtual path inside the area (for rule checks). */
-  virtual: string;
-  name: string;
-  isDir: boolean;
+export interface SearchFolder {
+  /** Relative to the searched folder ('' for the folder itself). */
+  readonly rel: string;
+  /** Virtual path inside the area. */
+  readonly virtual: string;
+  readonly real: string;
 }
 
-interface Item {
-  rel: string;
-  virtual: string;
-  real: string;
-  name: string;
-  isDir: boolean;
-  /** Plain folder whose listing is to be read (links are never descended). */
+export interface SearchHit {
+  readonly name: string;
+  readonly isDir: boolean;
+  readonly parent: SearchFolder;
+}
+
+interface Item extends SearchHit {
+  /** A plain folder whose listing is to be read (links are never descended). */
   descend: boolean;
   listing?: Promise<Dirent[]>;
 }
 
-const YIELD_EVERY = 1024;
+/** Path of a hit relative to the searched folder. */
+export function hitRel(h: SearchHit): string {
+  return h.parent.rel ? `${h.parent.rel}/${h.name}` : h.name;
+}
+
+/** Virtual path of a hit (for rule checks). */
+export function hitVirtual(h: SearchHit): string {
+  return h.parent.virtual === '/' ? `/${h.name}` : `${h.parent.virtual}/${h.name}`;
+}
+
+const BATCH = 512;
+const YIELD_EVERY_MS = 20;
 
 function list(real: string): Promise<Dirent[]> {
   return readdir(real, { withFileTypes: true }).catch(() => []);
 }
 
-export async function* searchWalk(dir: ScopedPath, opts: { signal: AbortSignal; readAhead?: number }): AsyncGenerator<SearchHit> {
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export async function* searchWalk(dir: ScopedPath, opts: { signal: AbortSignal; readAhead?: number }): AsyncGenerator<SearchHit[]> {
   const ahead = Math.max(1, opts.readAhead ?? 8);
   const root = dir.root;
   const stack: Item[] = [];
-  const pushChildren = async (parent: { rel: string; virtual: string; real: string }, entries: Dirent[]) => {
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const pushChildren = async (parent: SearchFolder, entries: Dirent[]) => {
+    entries.sort(byName);
     const items: Item[] = [];
     for (const d of entries) {
-      const rel = parent.rel ? `${parent.rel}/${d.name}` : d.name;
-      const virtual = parent.virtual === '/' ? `/${d.name}` : `${parent.virtual}/${d.name}`;
-      const real = path.join(parent.real, d.name);
       if (d.isSymbolicLink()) {
-        const link = await linkTarget(real, root);
+        const link = await linkTarget(`${parent.real}/${d.name}`, root);
         if (link.escaping) continue;
-        items.push({ rel, virtual, real, name: d.name, isDir: link.stat?.isDirectory() ?? false, descend: false });
+        items.push({ name: d.name, isDir: link.stat?.isDirectory() ?? false, parent, descend: false });
         continue;
       }
       const isDir = d.isDirectory();
-      items.push({ rel, virtual, real, name: d.name, isDir, descend: isDir });
+      items.push({ name: d.name, isDir, parent, descend: isDir });
     }
     for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]!);
   };
   await pushChildren({ rel: '', virtual: dir.virtual, real: dir.real }, await list(dir.real));
-  let count = 0;
+  let lastYield = Date.now();
+  let batch: SearchHit[] = [];
   while (stack.length > 0) {
     if (opts.signal.aborted) return;
-    // Read the next few folders' listings ahead (the top of the stack is visited first).
-    for (let i = stack.length - 1, started = 0; i >= 0 && started < ahead; i--) {
-      const it = stack[i]!;
-      if (!it.descend) continue;
-      it.listing ??= list(it.real);
-      started++;
-    }
     const it = stack.pop()!;
-    yield { rel: it.rel, virtual: it.virtual, name: it.name, isDir: it.isDir };
-    if (it.descend) await pushChildren(it, await (it.listing ?? list(it.real)));
-    if (++count % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+    batch.push(it);
+    if (it.descend) {
+      // Read the next few folders' listings ahead (the top of the stack is visited first).
+      for (let i = stack.length - 1, started = 0; i >= 0 && started < ahead; i--) {
+        const next = stack[i]!;
+        if (!next.descend) continue;
+        next.listing ??= list(`${next.parent.real}/${next.name}`);
+        started++;
+      }
+      const folder: SearchFolder = { rel: hitRel(it), virtual: hitVirtual(it), real: `${it.parent.real}/${it.name}` };
+      const listing = it.listing ?? list(folder.real);
+      it.listing = undefined;
+      if (batch.length) {
+        yield batch;
+        batch = [];
+      }
+      await pushChildren(folder, await listing);
+    } else if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+    if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+      await new Promise((r) => setImmediate(r));
+      lastYield = Date.now();
+    }
   }
+  if (batch.length && !opts.signal.aborted) yield batch;
 }

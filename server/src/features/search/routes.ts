@@ -4,7 +4,8 @@
  * the client goes away.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { searchWalk } from '../../fs/search-walk.js';
+import { hitRel, hitVirtual, searchWalk } from '../../fs/search-walk.js';
+import { isDenied } from '../../fs/rules.js';
 import { extensionOf, mimeByExtension } from '../../fs/types.js';
 import { matcher, parseQuery } from './query.js';
 
@@ -58,13 +59,15 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     }, 1000);
     searchActivity.active++;
     try {
-      for await (const hit of searchWalk(dir, { signal: abort.signal })) {
-        if (!match(hit.name)) continue;
-        if (await files.isDenied(req.user, hit.virtual, { globalRules })) continue;
-        pending += JSON.stringify({ dir: hit.isDir, path: hit.rel }) + '\n';
+      for await (const batch of searchWalk(dir, { signal: abort.signal })) {
+        for (const hit of batch) {
+          if (!match(hit.name)) continue;
+          if (isDenied(req.user, hitVirtual(hit), globalRules)) continue;
+          pending += JSON.stringify({ dir: hit.isDir, path: hitRel(hit) }) + '\n';
+        }
         if (pending.length >= FLUSH_BYTES) {
           if (!flush()) await new Promise<void>((r) => (res.once('drain', r), res.once('close', r)));
-        } else flushTimer ??= setTimeout(flush, FLUSH_MS);
+        } else if (pending) flushTimer ??= setTimeout(flush, FLUSH_MS);
       }
       flush();
       res.end();

@@ -1,0 +1,110 @@
+// Downloads: a 1 GiB file and 64 concurrent clients fetching 4 KiB files (with auth for Coffer),
+// Coffer against nginx and a minimal Node server (stat + createReadStream + pipeline), all three
+// started by this script on loopback in the same run. Goals: 1 GiB at ≥ 90 % of the minimal
+// server's throughput; 4 KiB at ≥ 60 % of its req/s.
+//
+//   node bench/download/run.mjs [--seconds 10] [--runs 3]   (after `npm run build`; needs curl and wrk)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fmt, median, startCoffer, startMinimalNode, startNginx } from './common.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SECONDS = arg('seconds', 10);
+const RUNS = arg('runs', 3);
+const SMALL_FILES = 1000;
+
+for (const tool of ['curl', 'wrk']) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
+    console.error(`${tool} is missing (apt-get install -y ${tool})`);
+    process.exit(2);
+  }
+}
+
+/** Deterministic bytes: xorshift32 from a fixed seed. */
+function fill(buf, seed) {
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < buf.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    buf.writeUInt32LE(x >>> 0, i);
+  }
+  return buf;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-download-'));
+const root = path.join(dir, 'root');
+mkdirSync(path.join(root, 'small'), { recursive: true });
+const block = fill(Buffer.alloc(1 << 20), 0x9e3779b9);
+const fd = openSync(path.join(root, 'big.bin'), 'w');
+for (let i = 0; i < 1024; i++) {
+  block.writeUInt32LE(i, 0);
+  writeSync(fd, block);
+}
+closeSync(fd);
+for (let i = 0; i < SMALL_FILES; i++) writeFileSync(path.join(root, 'small', `f${String(i).padStart(4, '0')}.bin`), fill(Buffer.alloc(4096), i + 1));
+execFileSync('cat', [path.join(root, 'big.bin')], { stdio: ['ignore', 'ignore', 'inherit'] }); // warm the page cache
+
+const servers = [];
+try {
+  const nginx = await startNginx(dir, root);
+  servers.push(nginx);
+  const node = await startMinimalNode(root);
+  servers.push(node);
+  const coffer = await startCoffer(dir, root);
+  servers.push(coffer);
+  const targets = [
+    { name: 'nginx', port: nginx.port, prefix: '', headers: [] },
+    { name: 'minimal Node', port: node.port, prefix: '', headers: [] },
+    { name: 'Coffer', port: coffer.port, prefix: '/api/raw', headers: ['-H', `X-Auth: ${coffer.token}`] },
+  ];
+
+  const big = {};
+  for (const t of targets) {
+    const speeds = [];
+    for (let r = 0; r < RUNS + 1; r++) {
+      const out = execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{speed_download} %{size_download}', ...t.headers, `http://127.0.0.1:${t.port}${t.prefix}/big.bin`]).toString();
+      const [code, speed, size] = out.split(' ').map(Number);
+      if (code !== 200 || size !== 1 << 30) throw new Error(`${t.name}: ${out}`);
+      if (r > 0) speeds.push(speed / 1e9); // the first run warms up
+    }
+    big[t.name] = median(speeds);
+  }
+
+  const script = path.join(dir, 'small.lua');
+  writeFileSync(
+    script,
+    `local prefix = os.getenv("PREFIX") or ""
+request = function()
+  return wrk.format("GET", string.format("%s/small/f%04d.bin", prefix, math.random(0, ${SMALL_FILES - 1})))
+end
+`,
+  );
+  const small = {};
+  for (const t of targets) {
+    const out = execFileSync('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '-s', script, ...t.headers, `http://127.0.0.1:${t.port}/`], { env: { ...process.env, PREFIX: t.prefix } }).toString();
+    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+    const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
+    if (errors) throw new Error(`${t.name}: ${errors} non-2xx answers`);
+    small[t.name] = rps;
+  }
+
+  const base = 'minimal Node';
+  console.log(`download: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+  console.log('| server | 1 GiB download (GB/s) | vs minimal Node | 4 KiB × 64 clients (req/s) | vs minimal Node |');
+  console.log('|---|---|---|---|---|');
+  for (const t of targets) {
+    console.log(`| ${t.name} | ${fmt(big[t.name], 2)} | ${fmt((100 * big[t.name]) / big[base], 0)} % | ${fmt(small[t.name], 0)} | ${fmt((100 * small[t.name]) / small[base], 0)} % |`);
+  }
+  const okBig = big.Coffer >= 0.9 * big[base];
+  const okSmall = small.Coffer >= 0.6 * small[base];
+  console.log(`goals: 1 GiB ≥ 90 % ${okBig ? 'met' : 'MISSED'}; 4 KiB ≥ 60 % ${okSmall ? 'met' : 'MISSED'}`);
+} finally {
+  for (const s of servers.reverse()) await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
