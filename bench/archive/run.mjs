@@ -15,7 +15,20 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const RUNS = arg('runs', 3);
-const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor'];
+const WORDS = [
+  'lorem',
+  'ipsum',
+  'dolor',
+  'sit',
+  'amet',
+  'consectetur',
+  'adipiscing',
+  'elit',
+  'sed',
+  'do',
+  'eiusmod',
+  'tempor',
+];
 
 /** Deterministic text of `n` bytes for file (d, f). */
 function text(d, f, n) {
@@ -34,7 +47,11 @@ function makeTree(name, folders) {
   for (let d = 0; d < folders; d++) {
     const sub = path.join(root, name, `d${String(d).padStart(3, '0')}`);
     mkdirSync(sub, { recursive: true });
-    for (let f = 0; f < 100; f++) writeFileSync(path.join(sub, `f${String(f).padStart(3, '0')}.txt`), text(d, f, 200 + ((d * 100 + f) * 37) % 3800));
+    for (let f = 0; f < 100; f++)
+      writeFileSync(
+        path.join(sub, `f${String(f).padStart(3, '0')}.txt`),
+        text(d, f, 200 + (((d * 100 + f) * 37) % 3800)),
+      );
   }
 }
 makeTree('small', 100);
@@ -59,7 +76,10 @@ try {
   coffer = await startCoffer(dir, root);
   const headers = { 'X-Auth': coffer.token };
   const rows = [];
-  for (const [label, algo, toolMs] of [['zip', 'zip', zipMs], ['tar.gz', 'targz', tarMs]]) {
+  for (const [label, algo, toolMs] of [
+    ['zip', 'zip', zipMs],
+    ['tar.gz', 'targz', tarMs],
+  ]) {
     await timedGet(coffer.port, `/api/raw/small?algo=${algo}`, headers); // warm-up
     const runs = [];
     let rss;
@@ -86,8 +106,12 @@ try {
       large: { totalMs: large.totalMs, rss: largeRss },
     });
   }
-  console.log(`archive: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, median of ${RUNS}`);
-  console.log('| format | tool (zip -r / tar czf) | Coffer first byte (head / body) | Coffer total | × tool | size | RSS before → peak (10k files) | 30k files: total, RSS peak |');
+  console.log(
+    `archive: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, median of ${RUNS}`,
+  );
+  console.log(
+    '| format | tool (zip -r / tar czf) | Coffer first byte (head / body) | Coffer total | × tool | size | RSS before → peak (10k files) | 30k files: total, RSS peak |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(

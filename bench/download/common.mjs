@@ -49,12 +49,29 @@ function stopper(child) {
 
 /** The built server (`npm run build` first) on `root`, with its own SQLite file in `dir`. */
 export async function startCoffer(dir, root, extraArgs = []) {
-  if (!existsSync(path.join(repo, 'server/dist/main.js'))) throw new Error('server/dist is missing: run `npm run build` first');
+  if (!existsSync(path.join(repo, 'server/dist/main.js')))
+    throw new Error('server/dist is missing: run `npm run build` first');
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [path.join(repo, 'server/bin/coffer.js'), 'serve', '--root', root, '--database', path.join(dir, 'coffer.db'), '--address', '127.0.0.1', '--port', String(port), ...extraArgs],
-    { cwd: dir, env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password }, stdio: ['ignore', 'ignore', 'inherit'] },
+    [
+      path.join(repo, 'server/bin/coffer.js'),
+      'serve',
+      '--root',
+      root,
+      '--database',
+      path.join(dir, 'coffer.db'),
+      '--address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...extraArgs,
+    ],
+    {
+      cwd: dir,
+      env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
   );
   const stop = stopper(child);
   await waitFor(port, '/health');
@@ -67,7 +84,10 @@ export async function startCoffer(dir, root, extraArgs = []) {
 export async function startNginx(dir, root) {
   if (!existsSync('/usr/sbin/nginx')) {
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    const r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status !== 0) throw new Error('nginx is missing and could not be installed');
   }
   const port = await freePort();
@@ -91,7 +111,9 @@ http {
 }
 `,
   );
-  const child = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', conf, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const stop = stopper(child);
   await waitFor(port, '/');
   return { port, pid: child.pid, stop };
@@ -100,7 +122,11 @@ http {
 /** The reference Node server: stat + createReadStream + pipeline, nothing else. */
 export async function startMinimalNode(root) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repo, 'bench/download/minimal-node.mjs'), root, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(repo, 'bench/download/minimal-node.mjs'), root, String(port)],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const stop = stopper(child);
   await waitFor(port, '/');
   return { port, pid: child.pid, stop };
@@ -108,12 +134,26 @@ export async function startMinimalNode(root) {
 
 export function request(port, method, urlPath, body, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: { ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        headers: {
+          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -136,7 +176,15 @@ export function timedGet(port, urlPath, headers = {}) {
         first ??= performance.now() - t0;
         bytes += c.length;
       });
-      res.on('end', () => resolve({ status: res.statusCode, headMs: head, firstByteMs: first ?? head, totalMs: performance.now() - t0, bytes }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode,
+          headMs: head,
+          firstByteMs: first ?? head,
+          totalMs: performance.now() - t0,
+          bytes,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -157,7 +205,10 @@ export function sampleRss(pid, everyMs = 20) {
   const base = read();
   let peak = base;
   const t = setInterval(() => (peak = Math.max(peak, read())), everyMs);
-  return { base, stop: () => (clearInterval(t), { baseMiB: base / 1024, peakMiB: Math.max(peak, read()) / 1024 }) };
+  return {
+    base,
+    stop: () => (clearInterval(t), { baseMiB: base / 1024, peakMiB: Math.max(peak, read()) / 1024 }),
+  };
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

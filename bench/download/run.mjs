@@ -47,7 +47,11 @@ for (let i = 0; i < 1024; i++) {
   writeSync(fd, block);
 }
 closeSync(fd);
-for (let i = 0; i < SMALL_FILES; i++) writeFileSync(path.join(root, 'small', `f${String(i).padStart(4, '0')}.bin`), fill(Buffer.alloc(4096), i + 1));
+for (let i = 0; i < SMALL_FILES; i++)
+  writeFileSync(
+    path.join(root, 'small', `f${String(i).padStart(4, '0')}.bin`),
+    fill(Buffer.alloc(4096), i + 1),
+  );
 execFileSync('cat', [path.join(root, 'big.bin')], { stdio: ['ignore', 'ignore', 'inherit'] }); // warm the page cache
 
 const servers = [];
@@ -68,7 +72,15 @@ try {
   for (const t of targets) {
     const speeds = [];
     for (let r = 0; r < RUNS + 1; r++) {
-      const out = execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{speed_download} %{size_download}', ...t.headers, `http://127.0.0.1:${t.port}${t.prefix}/big.bin`]).toString();
+      const out = execFileSync('curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{speed_download} %{size_download}',
+        ...t.headers,
+        `http://127.0.0.1:${t.port}${t.prefix}/big.bin`,
+      ]).toString();
       const [code, speed, size] = out.split(' ').map(Number);
       if (code !== 200 || size !== 1 << 30) throw new Error(`${t.name}: ${out}`);
       if (r > 0) speeds.push(speed / 1e9); // the first run warms up
@@ -87,7 +99,11 @@ end
   );
   const small = {};
   for (const t of targets) {
-    const out = execFileSync('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '-s', script, ...t.headers, `http://127.0.0.1:${t.port}/`], { env: { ...process.env, PREFIX: t.prefix } }).toString();
+    const out = execFileSync(
+      'wrk',
+      ['-t2', '-c64', `-d${SECONDS}s`, '-s', script, ...t.headers, `http://127.0.0.1:${t.port}/`],
+      { env: { ...process.env, PREFIX: t.prefix } },
+    ).toString();
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
     const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
     if (errors) throw new Error(`${t.name}: ${errors} non-2xx answers`);
@@ -95,11 +111,17 @@ end
   }
 
   const base = 'minimal Node';
-  console.log(`download: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-  console.log('| server | 1 GiB download (GB/s) | vs minimal Node | 4 KiB × 64 clients (req/s) | vs minimal Node |');
+  console.log(
+    `download: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  );
+  console.log(
+    '| server | 1 GiB download (GB/s) | vs minimal Node | 4 KiB × 64 clients (req/s) | vs minimal Node |',
+  );
   console.log('|---|---|---|---|---|');
   for (const t of targets) {
-    console.log(`| ${t.name} | ${fmt(big[t.name], 2)} | ${fmt((100 * big[t.name]) / big[base], 0)} % | ${fmt(small[t.name], 0)} | ${fmt((100 * small[t.name]) / small[base], 0)} % |`);
+    console.log(
+      `| ${t.name} | ${fmt(big[t.name], 2)} | ${fmt((100 * big[t.name]) / big[base], 0)} % | ${fmt(small[t.name], 0)} | ${fmt((100 * small[t.name]) / small[base], 0)} % |`,
+    );
   }
   const okBig = big.Coffer >= 0.9 * big[base];
   const okSmall = small.Coffer >= 0.6 * small[base];

@@ -24,30 +24,41 @@ const root = path.join(dir, 'root');
 for (let d = 0; d < FOLDERS; d++) {
   const sub = path.join(root, 'tree', `dir-${String(d).padStart(3, '0')}`);
   mkdirSync(sub, { recursive: true });
-  for (let f = 0; f < PER_FOLDER; f++) closeSync(openSync(path.join(sub, `item-${f}-${WORDS[(d * 7 + f) % WORDS.length]}.dat`), 'w'));
+  for (let f = 0; f < PER_FOLDER; f++)
+    closeSync(openSync(path.join(sub, `item-${f}-${WORDS[(d * 7 + f) % WORDS.length]}.dat`), 'w'));
 }
 
 function timedSearch(port, token, query) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.request({ host: '127.0.0.1', port, path: `/api/search/tree/?query=${encodeURIComponent(query)}`, headers: { 'X-Auth': token } }, (res) => {
-      let first;
-      let lines = 0;
-      let rest = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        rest += c;
-        const parts = rest.split('\n');
-        rest = parts.pop();
-        for (const l of parts) {
-          if (!l) continue;
-          first ??= performance.now() - t0;
-          lines++;
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode, firstMs: first, totalMs: performance.now() - t0, lines }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/search/tree/?query=${encodeURIComponent(query)}`,
+        headers: { 'X-Auth': token },
+      },
+      (res) => {
+        let first;
+        let lines = 0;
+        let rest = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          rest += c;
+          const parts = rest.split('\n');
+          rest = parts.pop();
+          for (const l of parts) {
+            if (!l) continue;
+            first ??= performance.now() - t0;
+            lines++;
+          }
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, firstMs: first, totalMs: performance.now() - t0, lines }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -60,7 +71,9 @@ try {
   let findCount = 0;
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    const out = execFileSync('find', [path.join(root, 'tree'), '-mindepth', '1', '-iname', '*report*'], { maxBuffer: 64 << 20 }).toString();
+    const out = execFileSync('find', [path.join(root, 'tree'), '-mindepth', '1', '-iname', '*report*'], {
+      maxBuffer: 64 << 20,
+    }).toString();
     findTimes.push(performance.now() - t0);
     findCount = out.split('\n').filter(Boolean).length;
   }
@@ -68,16 +81,23 @@ try {
   await timedSearch(coffer.port, coffer.token, 'report'); // warm-up
   const runs = [];
   for (let r = 0; r < RUNS; r++) runs.push(await timedSearch(coffer.port, coffer.token, 'report'));
-  if (runs.some((r) => r.status !== 200 || r.lines !== findCount)) throw new Error(`result counts differ: find ${findCount}, Coffer ${runs.map((r) => r.lines)}`);
+  if (runs.some((r) => r.status !== 200 || r.lines !== findCount))
+    throw new Error(`result counts differ: find ${findCount}, Coffer ${runs.map((r) => r.lines)}`);
   const findMs = median(findTimes);
   const firstMs = median(runs.map((r) => r.firstMs));
   const totalMs = median(runs.map((r) => r.totalMs));
-  console.log(`search: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, ${FOLDERS * PER_FOLDER + FOLDERS} entries, ${findCount} matches, median of ${RUNS}`);
+  console.log(
+    `search: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, ${FOLDERS * PER_FOLDER + FOLDERS} entries, ${findCount} matches, median of ${RUNS}`,
+  );
   console.log('| | first result | complete | × find |');
   console.log('|---|---|---|---|');
   console.log(`| find -iname | | ${fmt(findMs, 0)} ms | 1.00 |`);
-  console.log(`| Coffer /api/search | ${fmt(firstMs)} ms | ${fmt(totalMs, 0)} ms | ${fmt(totalMs / findMs, 2)} |`);
-  console.log(`goals (first ≤ 100 ms, complete ≤ 2× find): ${firstMs <= 100 && totalMs <= 2 * findMs ? 'met' : 'MISSED'}`);
+  console.log(
+    `| Coffer /api/search | ${fmt(firstMs)} ms | ${fmt(totalMs, 0)} ms | ${fmt(totalMs / findMs, 2)} |`,
+  );
+  console.log(
+    `goals (first ≤ 100 ms, complete ≤ 2× find): ${firstMs <= 100 && totalMs <= 2 * findMs ? 'met' : 'MISSED'}`,
+  );
 } finally {
   await coffer?.stop();
   rmSync(dir, { recursive: true, force: true });

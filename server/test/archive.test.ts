@@ -46,7 +46,10 @@ beforeAll(async () => {
   await putFile(r, 'w/dir/x.txt', 'x\n', MTIME);
   await putFile(r, 'w/dir/sub/y.txt', 'y\n', MTIME);
   await putFile(r, 'w/c,d.txt', 'comma\n', MTIME);
-  const u = await srv.createUser({ rules: [{ regex: false, allow: false, path: '/arch/secret', regexp: { raw: '' } }], hideDotfiles: true });
+  const u = await srv.createUser({
+    rules: [{ regex: false, allow: false, path: '/arch/secret', regexp: { raw: '' } }],
+    hideDotfiles: true,
+  });
   userToken = await srv.login(u.username, u.password);
   work = await mkdtemp(path.join(tmpdir(), 'coffer-arch-'));
 });
@@ -141,7 +144,8 @@ function snappyRaw(buf: Buffer): Buffer {
   return out;
 }
 export function unsnappyFramed(buf: Buffer): Buffer {
-  if (!buf.subarray(0, 10).equals(Buffer.from([0xff, 6, 0, 0, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59]))) throw new Error('no stream identifier');
+  if (!buf.subarray(0, 10).equals(Buffer.from([0xff, 6, 0, 0, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59])))
+    throw new Error('no stream identifier');
   const out: Buffer[] = [];
   let pos = 10;
   while (pos < buf.length) {
@@ -195,23 +199,44 @@ function extract(algo: string, body: Buffer): { dir: string; listing: string; na
   execFileSync('sh', ['-c', 'cat > "$1"', 'sh', file], { input: tarBody });
   execFileSync('tar', ['-x', ...flags, '-f', file, '-C', dir]);
   const listing = execFileSync('tar', ['-tv', '--full-time', '--utc', ...flags, '-f', file]).toString('utf8');
-  const names = execFileSync('tar', ['-t', ...flags, '-f', file]).toString('utf8').split('\n').filter(Boolean);
+  const names = execFileSync('tar', ['-t', ...flags, '-f', file])
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean);
   return { dir, listing, names };
 }
 
 const ALGOS = ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst'];
-const EXT: Record<string, string> = { zip: '.zip', tar: '.tar', targz: '.tar.gz', tarbz2: '.tar.bz2', tarxz: '.tar.xz', tarlz4: '.tar.lz4', tarsz: '.tar.sz', tarbr: '.tar.br', tarzst: '.tar.zst' };
+const EXT: Record<string, string> = {
+  zip: '.zip',
+  tar: '.tar',
+  targz: '.tar.gz',
+  tarbz2: '.tar.bz2',
+  tarxz: '.tar.xz',
+  tarlz4: '.tar.lz4',
+  tarsz: '.tar.sz',
+  tarbr: '.tar.br',
+  tarzst: '.tar.zst',
+};
 
 describe('archives in every format, opened with the standard tools', () => {
   for (const algo of ALGOS) {
     it(`${algo}: names, contents, modes and times; denied, hidden and escaping entries left out`, async () => {
       const res = await rawGet(srv, `/api/raw/arch/?algo=${algo}`, { 'X-Auth': userToken });
       expect(res.status).toBe(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="arch${EXT[algo]}"; filename*=utf-8''arch${EXT[algo]}`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="arch${EXT[algo]}"; filename*=utf-8''arch${EXT[algo]}`,
+      );
       expect(res.headers['content-length']).toBeUndefined();
       expect(res.headers['cache-control']).toBe('private');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['content-type']).toBe(algo === 'zip' ? 'application/zip' : algo === 'targz' ? 'application/x-gzip' : 'application/octet-stream');
+      expect(res.headers['content-type']).toBe(
+        algo === 'zip'
+          ? 'application/zip'
+          : algo === 'targz'
+            ? 'application/x-gzip'
+            : 'application/octet-stream',
+      );
       const { dir, listing, names } = extract(algo, res.body);
       const normalised = names.map((n) => n.replace(/^\.\//, '')).sort();
       expect(normalised).toEqual(EXPECTED);
@@ -244,11 +269,19 @@ describe('entry names can never traverse (S55)', () => {
     await putFile(srv.root, 'names/C:x.txt', 'drive\n');
     await putFile(srv.root, 'names/..\\/inner.txt', 'inner\n');
     for (const algo of ['zip', 'tar']) {
-      const res = await rawGet(srv, `/api/raw/?files=%2Fnames%2FC%253Ax.txt,%2Fnames%2F..%255C&algo=${algo}`, { 'X-Auth': admin });
+      const res = await rawGet(
+        srv,
+        `/api/raw/?files=%2Fnames%2FC%253Ax.txt,%2Fnames%2F..%255C&algo=${algo}`,
+        { 'X-Auth': admin },
+      );
       expect(res.status).toBe(200);
       const all = await rawGet(srv, `/api/raw/names/?algo=${algo}`, { 'X-Auth': admin });
       const { names } = extract(algo, all.body);
-      expect(names.sort()).toEqual(['.._', '.._/inner.txt', '.._evil.txt', 'C_x.txt', 'a_.._.._b_c.txt'].map((n) => (n === '.._' && algo === 'zip' ? '.._/' : n === '.._' ? '.._/' : n)).sort());
+      expect(names.sort()).toEqual(
+        ['.._', '.._/inner.txt', '.._evil.txt', 'C_x.txt', 'a_.._.._b_c.txt']
+          .map((n) => (n === '.._' && algo === 'zip' ? '.._/' : n === '.._' ? '.._/' : n))
+          .sort(),
+      );
       const sel = extract(algo, res.body).names.sort();
       expect(sel).toEqual(['.._/', '.._/inner.txt', 'C_x.txt']);
     }
@@ -305,7 +338,9 @@ describe('archive requests are checked before streaming (S57, S10)', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/filename="_w\.zip"/);
     const { names } = extract('zip', res.body);
-    expect(names.sort()).toEqual(['a b.txt', 'c,d.txt', 'dir/', 'dir/sub/', 'dir/sub/y.txt', 'dir/x.txt'].sort());
+    expect(names.sort()).toEqual(
+      ['a b.txt', 'c,d.txt', 'dir/', 'dir/sub/', 'dir/sub/y.txt', 'dir/x.txt'].sort(),
+    );
   });
 
   it('accepts items relative to the requested folder', async () => {

@@ -12,20 +12,50 @@ import { putFile, rawGet } from './raw-helpers.js';
 const MTIME = new Date('2024-01-02T03:04:05Z');
 
 async function makeImages(root: string): Promise<void> {
-  const wide = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: { r: 200, g: 30, b: 30 } } }).jpeg().toBuffer();
+  const wide = await sharp({
+    create: { width: 3000, height: 1500, channels: 3, background: { r: 200, g: 30, b: 30 } },
+  })
+    .jpeg()
+    .toBuffer();
   await putFile(root, 'img/wide.jpg', wide, MTIME);
-  const png = await sharp({ create: { width: 400, height: 300, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer();
+  const png = await sharp({
+    create: { width: 400, height: 300, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } },
+  })
+    .png()
+    .toBuffer();
   await putFile(root, 'img/alpha.png', png, MTIME);
   // 200×100 stored with EXIF orientation 6 (rotate 90°): shown as 100×200.
-  const rotated = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#0a0' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+  const rotated = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#0a0' } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
   await putFile(root, 'img/rotated.jpg', rotated, MTIME);
-  const webp = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#888' } }).webp().toBuffer();
+  const webp = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#888' } })
+    .webp()
+    .toBuffer();
   await putFile(root, 'img/square.webp', webp, MTIME);
-  const tiff = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#123' } }).tiff().toBuffer();
+  const tiff = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#123' } })
+    .tiff()
+    .toBuffer();
   await putFile(root, 'img/scan.tiff', tiff, MTIME);
-  await putFile(root, 'img/anim.gif', Buffer.from('474946383961010001000000002c00000000010001000002024401003b', 'hex'), MTIME);
-  await putFile(root, 'img/vector.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>', MTIME);
-  await putFile(root, 'img/corrupt.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x41)]), MTIME);
+  await putFile(
+    root,
+    'img/anim.gif',
+    Buffer.from('474946383961010001000000002c00000000010001000002024401003b', 'hex'),
+    MTIME,
+  );
+  await putFile(
+    root,
+    'img/vector.svg',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+    MTIME,
+  );
+  await putFile(
+    root,
+    'img/corrupt.jpg',
+    Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x41)]),
+    MTIME,
+  );
   // A PNG whose header claims 20000×20000 pixels (400 MP): refused before decoding.
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(20000, 0);
@@ -39,7 +69,17 @@ async function makeImages(root: string): Promise<void> {
     crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])));
     return Buffer.concat([len, Buffer.from(type), data, crc]);
   };
-  await putFile(root, 'img/huge.png', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(100))), chunk('IEND', Buffer.alloc(0))]), MTIME);
+  await putFile(
+    root,
+    'img/huge.png',
+    Buffer.concat([
+      Buffer.from('89504e470d0a1a0a', 'hex'),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(100))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+    MTIME,
+  );
   const big = await putFile(root, 'img/enormous.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
   await truncate(big, 60 * 1024 * 1024);
   await putFile(root, 'img/notes.txt', 'not an image', MTIME);
@@ -65,14 +105,19 @@ describe('GET /api/preview', () => {
   });
 
   it('answers 400 for a size other than thumb or big', async () => {
-    for (const s of ['THUMB', 'small', 'big2']) expect((await get(`/api/preview/${s}/img/wide.jpg`)).status).toBe(400);
+    for (const s of ['THUMB', 'small', 'big2'])
+      expect((await get(`/api/preview/${s}/img/wide.jpg`)).status).toBe(400);
   });
 
   it('answers 403 for denied and escaping paths, 404 for missing ones, 400 for control characters', async () => {
-    const u = await srv.createUser({ rules: [{ regex: true, allow: false, path: '', regexp: { raw: 'secret' } }] });
+    const u = await srv.createUser({
+      rules: [{ regex: true, allow: false, path: '', regexp: { raw: 'secret' } }],
+    });
     const token = await srv.login(u.username, u.password);
     expect((await srv.fetch('/api/preview/thumb/img/secret.jpg', { token })).status).toBe(403);
-    expect((await rawGet(srv, '/api/preview/thumb/..%2f..%2fetc%2fpasswd', { 'X-Auth': admin })).status).toBe(403);
+    expect((await rawGet(srv, '/api/preview/thumb/..%2f..%2fetc%2fpasswd', { 'X-Auth': admin })).status).toBe(
+      403,
+    );
     expect((await rawGet(srv, '/api/preview/thumb/img/../../x.jpg', { 'X-Auth': admin })).status).toBe(403);
     expect((await rawGet(srv, '/api/preview/thumb/img/%00.jpg', { 'X-Auth': admin })).status).toBe(400);
     expect((await get('/api/preview/thumb/img/missing.jpg')).status).toBe(404);
@@ -91,27 +136,35 @@ describe('GET /api/preview', () => {
   });
 
   it('fits big previews inside 1080×1080 without enlarging, in the source format (PNG keeps alpha)', async () => {
-    const wide = await sharp(Buffer.from(await (await get('/api/preview/big/img/wide.jpg?inline=true')).arrayBuffer())).metadata();
+    const wide = await sharp(
+      Buffer.from(await (await get('/api/preview/big/img/wide.jpg?inline=true')).arrayBuffer()),
+    ).metadata();
     expect([wide.format, wide.width, wide.height]).toEqual(['jpeg', 1080, 540]);
     const png = await get('/api/preview/big/img/alpha.png?inline=true');
     expect(png.headers.get('content-type')).toBe('image/png');
     const pm = await sharp(Buffer.from(await png.arrayBuffer())).metadata();
     expect([pm.format, pm.width, pm.height, pm.hasAlpha]).toEqual(['png', 400, 300, true]);
-    const webp = await sharp(Buffer.from(await (await get('/api/preview/big/img/square.webp?inline=true')).arrayBuffer())).metadata();
+    const webp = await sharp(
+      Buffer.from(await (await get('/api/preview/big/img/square.webp?inline=true')).arrayBuffer()),
+    ).metadata();
     expect([webp.format, webp.width]).toEqual(['webp', 1080]);
     const tiff = await get('/api/preview/big/img/scan.tiff?inline=true');
     expect(tiff.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('applies the EXIF orientation before resizing', async () => {
-    const meta = await sharp(Buffer.from(await (await get('/api/preview/big/img/rotated.jpg')).arrayBuffer())).metadata();
+    const meta = await sharp(
+      Buffer.from(await (await get('/api/preview/big/img/rotated.jpg')).arrayBuffer()),
+    ).metadata();
     expect([meta.width, meta.height]).toEqual([100, 200]);
   });
 
   it('serves GIF and SVG as the original file; SVG inline only sandboxed (S60)', async () => {
     const gif = await get('/api/preview/thumb/img/anim.gif?inline=true');
     expect(gif.headers.get('content-type')).toBe('image/gif');
-    expect(Buffer.from(await gif.arrayBuffer()).toString('hex')).toBe('474946383961010001000000002c00000000010001000002024401003b');
+    expect(Buffer.from(await gif.arrayBuffer()).toString('hex')).toBe(
+      '474946383961010001000000002c00000000010001000002024401003b',
+    );
     const svg = await get('/api/preview/big/img/vector.svg?inline=true');
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('content-security-policy')).toMatch(/sandbox/);
@@ -144,7 +197,11 @@ describe('GET /api/preview', () => {
     previewStats.peak = 0;
     const names = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
-        const buf = await sharp({ create: { width: 2500 + i, height: 2000, channels: 3, background: '#345' } }).jpeg().toBuffer();
+        const buf = await sharp({
+          create: { width: 2500 + i, height: 2000, channels: 3, background: '#345' },
+        })
+          .jpeg()
+          .toBuffer();
         await putFile(srv.root, `many/p${i}.jpg`, buf);
         return `many/p${i}.jpg`;
       }),
@@ -208,4 +265,3 @@ describe('preview options and cache', () => {
     }
   });
 });
-

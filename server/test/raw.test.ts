@@ -31,12 +31,16 @@ beforeAll(async () => {
   await put('.hidden.txt', 'dot');
   await mkdir(path.join(path.dirname(srv.root), 'outside'), { recursive: true });
   await writeFile(path.join(path.dirname(srv.root), 'outside', 'x.txt'), 'outside');
-  await symlink(path.join(path.dirname(srv.root), 'outside', 'x.txt'), path.join(srv.root, 'docs', 'escape.txt'));
+  await symlink(
+    path.join(path.dirname(srv.root), 'outside', 'x.txt'),
+    path.join(srv.root, 'docs', 'escape.txt'),
+  );
   await symlink('data.bin', path.join(srv.root, 'docs', 'inside.bin'));
   execFileSync('mkfifo', [path.join(srv.root, 'docs', 'pipe')]);
 });
 
-const get = (p: string, init: RequestInit & { token?: string } = {}) => srv.fetch(p, { token: admin, ...init });
+const get = (p: string, init: RequestInit & { token?: string } = {}) =>
+  srv.fetch(p, { token: admin, ...init });
 
 describe('GET /api/raw: access', () => {
   it('answers 401 without a token and ignores a token in the query (S25)', async () => {
@@ -52,7 +56,12 @@ describe('GET /api/raw: access', () => {
   it('answers 403 without perm.download, for files, folders and selections alike (S10)', async () => {
     const u = await srv.createUser({ perm: { download: false } });
     const token = await srv.login(u.username, u.password);
-    for (const p of ['/api/raw/docs/data.bin', '/api/raw/docs/', '/api/raw/docs?algo=tarxz', '/api/raw/?files=%2Fdocs%2Fdata.bin']) {
+    for (const p of [
+      '/api/raw/docs/data.bin',
+      '/api/raw/docs/',
+      '/api/raw/docs?algo=tarxz',
+      '/api/raw/?files=%2Fdocs%2Fdata.bin',
+    ]) {
       const res = await srv.fetch(p, { token });
       expect(res.status, p).toBe(403);
       expect(await res.text()).toBe('403 Forbidden\n');
@@ -60,7 +69,10 @@ describe('GET /api/raw: access', () => {
   });
 
   it('answers 403 for rule-denied paths and hidden dotfiles (S12)', async () => {
-    const u = await srv.createUser({ rules: [{ regex: false, allow: false, path: '/private', regexp: { raw: '' } }], hideDotfiles: true });
+    const u = await srv.createUser({
+      rules: [{ regex: false, allow: false, path: '/private', regexp: { raw: '' } }],
+      hideDotfiles: true,
+    });
     const token = await srv.login(u.username, u.password);
     expect((await srv.fetch('/api/raw/private/secret.txt', { token })).status).toBe(403);
     expect((await srv.fetch('/api/raw/.hidden.txt', { token })).status).toBe(403);
@@ -70,8 +82,14 @@ describe('GET /api/raw: access', () => {
   it('keeps a scoped user inside its scope', async () => {
     const u = await srv.createUser({ scope: '/docs' });
     const token = await srv.login(u.username, u.password);
-    expect(Buffer.from(await (await srv.fetch('/api/raw/data.bin', { token })).arrayBuffer()).equals(DATA)).toBe(true);
-    for (const p of ['/api/raw/../private/secret.txt', '/api/raw/%2e%2e/private/secret.txt', '/api/raw/..%2fprivate%2fsecret.txt']) {
+    expect(
+      Buffer.from(await (await srv.fetch('/api/raw/data.bin', { token })).arrayBuffer()).equals(DATA),
+    ).toBe(true);
+    for (const p of [
+      '/api/raw/../private/secret.txt',
+      '/api/raw/%2e%2e/private/secret.txt',
+      '/api/raw/..%2fprivate%2fsecret.txt',
+    ]) {
       expect((await rawGet(srv, p, { 'X-Auth': token })).status, p).toBe(403);
     }
   });
@@ -113,9 +131,13 @@ describe('GET /api/raw: headers (S60, S61, S64)', () => {
     const res = await get('/api/raw/docs/data.bin');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/octet-stream');
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="data.bin"; filename*=utf-8''data.bin`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="data.bin"; filename*=utf-8''data.bin`,
+    );
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toBe("script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+    );
     expect(res.headers.get('cache-control')).toBe('private');
     expect(res.headers.get('last-modified')).toBe(MTIME.toUTCString());
     expect(res.headers.get('accept-ranges')).toBe('bytes');
@@ -128,7 +150,10 @@ describe('GET /api/raw: headers (S60, S61, S64)', () => {
     const att = await get('/api/raw/docs/page.html');
     expect(att.headers.get('content-type')).toBe('application/octet-stream');
     expect(att.headers.get('content-disposition')).toMatch(/^attachment;/);
-    for (const [file, type] of [['page.html', 'text/html; charset=utf-8'], ['img.svg', 'image/svg+xml']]) {
+    for (const [file, type] of [
+      ['page.html', 'text/html; charset=utf-8'],
+      ['img.svg', 'image/svg+xml'],
+    ]) {
       const res = await get(`/api/raw/docs/${file}?inline=true`);
       expect(res.headers.get('content-type')).toBe(type);
       expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="/);
@@ -187,13 +212,17 @@ describe('GET /api/raw: conditional and range requests', () => {
     expect(await a.text()).toBe('');
     const b = await get('/api/raw/docs/data.bin', { headers: { 'If-None-Match': etag } });
     expect(b.status).toBe(304);
-    const c = await get('/api/raw/docs/data.bin', { headers: { 'If-Modified-Since': new Date(MTIME.getTime() - 1000).toUTCString() } });
+    const c = await get('/api/raw/docs/data.bin', {
+      headers: { 'If-Modified-Since': new Date(MTIME.getTime() - 1000).toUTCString() },
+    });
     expect(c.status).toBe(200);
     await c.arrayBuffer();
   });
 
   it('answers 412 when If-Unmodified-Since is before the mtime', async () => {
-    const res = await get('/api/raw/docs/data.bin', { headers: { 'If-Unmodified-Since': new Date(MTIME.getTime() - 5000).toUTCString() } });
+    const res = await get('/api/raw/docs/data.bin', {
+      headers: { 'If-Unmodified-Since': new Date(MTIME.getTime() - 5000).toUTCString() },
+    });
     expect(res.status).toBe(412);
   });
 
@@ -244,10 +273,14 @@ describe('GET /api/raw: conditional and range requests', () => {
   });
 
   it('honours If-Range: ranges only while the validator matches', async () => {
-    const ok = await get('/api/raw/docs/data.bin', { headers: { Range: 'bytes=0-0', 'If-Range': MTIME.toUTCString() } });
+    const ok = await get('/api/raw/docs/data.bin', {
+      headers: { Range: 'bytes=0-0', 'If-Range': MTIME.toUTCString() },
+    });
     expect(ok.status).toBe(206);
     await ok.arrayBuffer();
-    const stale = await get('/api/raw/docs/data.bin', { headers: { Range: 'bytes=0-0', 'If-Range': new Date(MTIME.getTime() - 60_000).toUTCString() } });
+    const stale = await get('/api/raw/docs/data.bin', {
+      headers: { Range: 'bytes=0-0', 'If-Range': new Date(MTIME.getTime() - 60_000).toUTCString() },
+    });
     expect(stale.status).toBe(200);
     expect((await stale.arrayBuffer()).byteLength).toBe(1000);
   });

@@ -25,9 +25,21 @@ async function search(p: string, query: string, token = admin): Promise<Hit[]> {
 beforeAll(async () => {
   admin = await srv.login();
   const r = srv.root;
-  for (const f of ['s/report-notes.txt', 's/docs/report-old.txt', 's/docs/Summary.PDF', 's/docs/a.pdf', 's/pics/IMAGE.JPG', 's/pics/song.mp3',
-    's/pics/film.mkv', 's/my report.txt', 's/private/report-secret.txt', 's/.hidden-report.txt', 's/.git/report-in-dot.txt',
-    's/keys/report.key', 's/deny-folder/report-child.txt']) {
+  for (const f of [
+    's/report-notes.txt',
+    's/docs/report-old.txt',
+    's/docs/Summary.PDF',
+    's/docs/a.pdf',
+    's/pics/IMAGE.JPG',
+    's/pics/song.mp3',
+    's/pics/film.mkv',
+    's/my report.txt',
+    's/private/report-secret.txt',
+    's/.hidden-report.txt',
+    's/.git/report-in-dot.txt',
+    's/keys/report.key',
+    's/deny-folder/report-child.txt',
+  ]) {
     await putFile(r, f, 'x');
   }
   await mkdir(path.join(r, 's/reports-folder'));
@@ -80,7 +92,10 @@ describe('GET /api/search', () => {
     expect((await search('/s/', 'type:music')).map((h) => h.path)).toEqual(['pics/song.mp3']);
     expect((await search('/s/', 'type:video')).map((h) => h.path)).toEqual(['pics/film.mkv']);
     expect((await search('/s/', 'type:pdf')).map((h) => h.path)).toEqual(['docs/a.pdf']);
-    expect((await search('/s/', 'type:pdf type:image')).map((h) => h.path)).toEqual(['docs/a.pdf', 'pics/IMAGE.JPG']);
+    expect((await search('/s/', 'type:pdf type:image')).map((h) => h.path)).toEqual([
+      'docs/a.pdf',
+      'pics/IMAGE.JPG',
+    ]);
   });
 
   it('keeps a quoted term whole and splits others on spaces', async () => {
@@ -114,7 +129,11 @@ describe('GET /api/search', () => {
     const u = await srv.createUser({ scope: '/s/docs' });
     const token = await srv.login(u.username, u.password);
     expect((await search('/', 'report', token)).map((h) => h.path)).toEqual(['report-old.txt']);
-    for (const p of ['/api/search/..%2f?query=report', '/api/search/../?query=report', '/api/search/%2e%2e/?query=x']) {
+    for (const p of [
+      '/api/search/..%2f?query=report',
+      '/api/search/../?query=report',
+      '/api/search/%2e%2e/?query=x',
+    ]) {
       expect((await rawGet(srv, p, { 'X-Auth': token })).status, p).toBe(403);
     }
     expect((await rawGet(srv, '/api/search/a%00/?query=x', { 'X-Auth': token })).status).toBe(400);
@@ -132,7 +151,9 @@ describe('search streaming (S84)', () => {
     for (let d = 0; d < 40; d++) {
       const dir = path.join(srv.root, 'big', `d${String(d).padStart(2, '0')}`);
       await mkdir(dir, { recursive: true });
-      await Promise.all(Array.from({ length: 500 }, (_, i) => writeFile(path.join(dir, `file-${i}.txt`), '')));
+      await Promise.all(
+        Array.from({ length: 500 }, (_, i) => writeFile(path.join(dir, `file-${i}.txt`), '')),
+      );
     }
   }, 60_000);
 

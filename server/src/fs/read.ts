@@ -12,7 +12,11 @@ import type { WalkEntry } from './walk.js';
 export type Readable_ = ScopedPath | WalkEntry;
 
 /** A stream of the bytes [start, end] (inclusive) of a resolved file. */
-export function openFileStream(p: Readable_, range?: { start: number; end: number }, highWaterMark = 256 * 1024): Readable {
+export function openFileStream(
+  p: Readable_,
+  range?: { start: number; end: number },
+  highWaterMark = 256 * 1024,
+): Readable {
   return createReadStream(p.real, { start: range?.start, end: range?.end, highWaterMark });
 }
 

@@ -52,7 +52,10 @@ function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-export async function* searchWalk(dir: ScopedPath, opts: { signal: AbortSignal; readAhead?: number }): AsyncGenerator<SearchHit[]> {
+export async function* searchWalk(
+  dir: ScopedPath,
+  opts: { signal: AbortSignal; readAhead?: number },
+): AsyncGenerator<SearchHit[]> {
   const ahead = Math.max(1, opts.readAhead ?? 8);
   const root = dir.root;
   const stack: Item[] = [];
@@ -86,7 +89,11 @@ export async function* searchWalk(dir: ScopedPath, opts: { signal: AbortSignal; 
         next.listing ??= list(`${next.parent.real}/${next.name}`);
         started++;
       }
-      const folder: SearchFolder = { rel: hitRel(it), virtual: hitVirtual(it), real: `${it.parent.real}/${it.name}` };
+      const folder: SearchFolder = {
+        rel: hitRel(it),
+        virtual: hitVirtual(it),
+        real: `${it.parent.real}/${it.name}`,
+      };
       const listing = it.listing ?? list(folder.real);
       it.listing = undefined;
       if (batch.length) {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { bzip2Encoder } from './bzip2.js';
 
 const { compress } = bzip2Encoder();
-const bunzip = (data: Uint8Array) => execFileSync('bzip2', ['-dc'], { input: data, maxBuffer: 64 * 1024 * 1024 });
+const bunzip = (data: Uint8Array) =>
+  execFileSync('bzip2', ['-dc'], { input: data, maxBuffer: 64 * 1024 * 1024 });
 
 function roundTrip(input: Buffer): void {
   const out = compress(input);
@@ -21,7 +22,9 @@ describe('bzip2 encoder (decoded by the real bzip2)', () => {
   });
   it('encodes runs of every length around the RLE1 limits', () => {
     for (const len of [3, 4, 5, 254, 255, 256, 259, 1000]) roundTrip(Buffer.alloc(len, 0x61));
-    roundTrip(Buffer.concat([Buffer.alloc(4, 1), Buffer.alloc(4, 2), Buffer.alloc(255, 1), Buffer.alloc(3, 1)]));
+    roundTrip(
+      Buffer.concat([Buffer.alloc(4, 1), Buffer.alloc(4, 2), Buffer.alloc(255, 1), Buffer.alloc(3, 1)]),
+    );
   });
   it('encodes periodic text, random bytes and all byte values', () => {
     roundTrip(Buffer.from('ab'.repeat(50000)));

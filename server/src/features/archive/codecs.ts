@@ -76,7 +76,9 @@ export function createCodec(codec: Codec): Transform | null {
       return createGzip({ level: 6 });
     case 'brotli':
       // Quality 5 keeps brotli streaming at disk speed; 11 (the default) is for static assets.
-      return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 22 } });
+      return createBrotliCompress({
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 22 },
+      });
     case 'xz':
       // Preset 3 (4 MiB dictionary, ~32 MiB of encoder memory) bounds memory per download.
       return createXz({ preset: 3, threads: 1 });

@@ -44,16 +44,25 @@ describe('topLevelOnly', () => {
 
 describe('archiveName', () => {
   it('follows api.md §9', () => {
-    expect(archiveName({ base: '/dir', requested: '/dir', scopeName: 'root', items: 1, extension: '.zip' })).toBe('dir.zip');
-    expect(archiveName({ base: '/w', requested: '/', scopeName: 'root', items: 2, extension: '.zip' })).toBe('_w.zip');
-    expect(archiveName({ base: '/', requested: '/', scopeName: 'files', items: 2, extension: '.tar.xz' })).toBe('_files.tar.xz');
-    expect(archiveName({ base: '/', requested: '/arch', scopeName: 'files', items: 1, extension: '.tar.xz' })).toBe('arch.tar.xz');
+    expect(
+      archiveName({ base: '/dir', requested: '/dir', scopeName: 'root', items: 1, extension: '.zip' }),
+    ).toBe('dir.zip');
+    expect(archiveName({ base: '/w', requested: '/', scopeName: 'root', items: 2, extension: '.zip' })).toBe(
+      '_w.zip',
+    );
+    expect(
+      archiveName({ base: '/', requested: '/', scopeName: 'files', items: 2, extension: '.tar.xz' }),
+    ).toBe('_files.tar.xz');
+    expect(
+      archiveName({ base: '/', requested: '/arch', scopeName: 'files', items: 1, extension: '.tar.xz' }),
+    ).toBe('arch.tar.xz');
   });
 });
 
 describe('formatFor (S57)', () => {
   it('knows the nine names and defaults to zip', () => {
-    for (const a of ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst']) expect(formatFor(a)).toBeDefined();
+    for (const a of ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst'])
+      expect(formatFor(a)).toBeDefined();
     expect(formatFor(undefined)?.extension).toBe('.zip');
     expect(formatFor('')?.extension).toBe('.zip');
     expect(formatFor('true')?.extension).toBe('.zip');

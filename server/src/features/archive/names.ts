@@ -54,9 +54,16 @@ export function topLevelOnly(paths: readonly string[]): string[] {
  * is the scope root; the scope folder's own name when that is the root too; `_` prefix for
  * several items; then the extension.
  */
-export function archiveName(opts: { base: string; requested: string; scopeName: string; items: number; extension: string }): string {
+export function archiveName(opts: {
+  base: string;
+  requested: string;
+  scopeName: string;
+  items: number;
+  extension: string;
+}): string {
   const last = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-  let name = opts.base !== '/' ? last(opts.base) : opts.requested !== '/' ? last(opts.requested) : opts.scopeName;
+  let name =
+    opts.base !== '/' ? last(opts.base) : opts.requested !== '/' ? last(opts.requested) : opts.scopeName;
   if (!name) name = 'archive';
   if (opts.items > 1) name = '_' + name;
   return name + opts.extension;

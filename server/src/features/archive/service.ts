@@ -62,7 +62,9 @@ export async function planArchive(
     for (const raw of list) {
       const canon = canonicalPath(percentDecode(raw));
       const virtual = joinVirtual(folder.virtual, canon.path);
-      items.push(await files.resolve(user, { path: virtual, trailingSlash: false }, { globalRules, mustExist: true }));
+      items.push(
+        await files.resolve(user, { path: virtual, trailingSlash: false }, { globalRules, mustExist: true }),
+      );
     }
   }
   const top = new Set(topLevelOnly(items.map((i) => i.virtual)));
@@ -96,7 +98,12 @@ function planned(name: string, src: ScopedPath | WalkEntry, isDir: boolean): Pla
 /** Every entry of the plan, in walk order; folders before their contents. */
 async function* plannedEntries(
   plan: ArchivePlan,
-  ctx: { user: ResolveUser; globalRules: readonly Rule[]; signal: AbortSignal; onSkip: (s: WalkSkip) => void },
+  ctx: {
+    user: ResolveUser;
+    globalRules: readonly Rule[];
+    signal: AbortSignal;
+    onSkip: (s: WalkSkip) => void;
+  },
 ): AsyncGenerator<PlannedEntry> {
   for (const item of plan.items) {
     const st = item.stat;
@@ -109,7 +116,14 @@ async function* plannedEntries(
     }
     if (!st.isDirectory()) continue;
     if (name) yield planned(name, item, true);
-    const entries = walk(item, { user: ctx.user, globalRules: ctx.globalRules, hidden: true, descendLinks: true, signal: ctx.signal, onSkip: ctx.onSkip });
+    const entries = walk(item, {
+      user: ctx.user,
+      globalRules: ctx.globalRules,
+      hidden: true,
+      descendLinks: true,
+      signal: ctx.signal,
+      onSkip: ctx.onSkip,
+    });
     for await (const e of entries) {
       if (ctx.signal.aborted) return;
       if (e.kind === 'dir') yield planned(entryName(plan.base, e.virtual), e, true);
@@ -125,13 +139,19 @@ type Slot = { e: PlannedEntry; data?: Promise<Buffer | null> };
  * just before the writer needs them. A file that vanished or cannot be read before its first
  * byte is written is skipped (logged); one that fails later fails the archive.
  */
-async function* withContents(source: AsyncGenerator<PlannedEntry>, log: FastifyBaseLogger): AsyncGenerator<ArchiveEntry> {
+async function* withContents(
+  source: AsyncGenerator<PlannedEntry>,
+  log: FastifyBaseLogger,
+): AsyncGenerator<ArchiveEntry> {
   const queue: Slot[] = [];
   let done = false;
   let aheadBytes = 0;
   let current: FileChunks | undefined;
   const skip = (e: PlannedEntry, err: unknown) => {
-    log.warn({ entry: e.name, code: (err as NodeJS.ErrnoException).code }, 'archive entry skipped: unreadable');
+    log.warn(
+      { entry: e.name, code: (err as NodeJS.ErrnoException).code },
+      'archive entry skipped: unreadable',
+    );
     return null;
   };
   const fill = async () => {
@@ -195,9 +215,11 @@ export async function streamArchive(
   archiveActivity.active++;
   archiveActivity.started++;
   try {
-    const onSkip = (s: WalkSkip) => ctx.log.debug({ entry: s.virtual, reason: s.reason }, 'archive entry left out');
+    const onSkip = (s: WalkSkip) =>
+      ctx.log.debug({ entry: s.virtual, reason: s.reason }, 'archive entry left out');
     const entries = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log);
-    const body = format.container === 'zip' ? Readable.from(zipStream(entries)) : Readable.from(tarStream(entries));
+    const body =
+      format.container === 'zip' ? Readable.from(zipStream(entries)) : Readable.from(tarStream(entries));
     const codec = createCodec(format.codec);
     const stages = [body, new Coalesce(), ...(codec ? [codec] : []), out] as const;
     await pipeline(stages as unknown as [Readable, Writable], { signal: ctx.signal });

@@ -29,7 +29,8 @@ const S_IFDIR = 0o040000;
 const ZIP64_STREAM_THRESHOLD = 0xfff00000;
 
 /** Content that deflate cannot shrink: stored as is (saves CPU, costs nothing). */
-const COMPRESSED_EXT = /\.(zip|gz|tgz|bz2|xz|lz4|zst|br|sz|7z|rar|jpe?g|png|gif|webp|heic|avif|mp[34]|m4[av]|mkv|webm|mov|avi|ogg|opus|flac|aac|pdf|docx|xlsx|pptx|odt|ods|epub|jar|apk|woff2?)$/i;
+const COMPRESSED_EXT =
+  /\.(zip|gz|tgz|bz2|xz|lz4|zst|br|sz|7z|rar|jpe?g|png|gif|webp|heic|avif|mp[34]|m4[av]|mkv|webm|mov|avi|ogg|opus|flac|aac|pdf|docx|xlsx|pptx|odt|ods|epub|jar|apk|woff2?)$/i;
 
 interface CentralRecord {
   name: Buffer;
@@ -164,7 +165,10 @@ export interface ZipOptions {
 }
 
 /** Streams a ZIP archive of `entries`; the central directory is kept as encoded records only. */
-export async function* zipStream(entries: AsyncIterable<ArchiveEntry>, opts: ZipOptions = {}): AsyncGenerator<Buffer> {
+export async function* zipStream(
+  entries: AsyncIterable<ArchiveEntry>,
+  opts: ZipOptions = {},
+): AsyncGenerator<Buffer> {
   const level = opts.level ?? constants.Z_DEFAULT_COMPRESSION;
   const central: Buffer[] = [];
   let offset = 0;
@@ -206,7 +210,15 @@ export async function* zipStream(entries: AsyncIterable<ArchiveEntry>, opts: Zip
     } else {
       const zip64 = e.size >= ZIP64_STREAM_THRESHOLD;
       const method = COMPRESSED_EXT.test(e.name) ? STORE : DEFLATE;
-      record = { ...base, flags: FLAG_UTF8 | FLAG_DESCRIPTOR, method, crc: 0, compressed: 0, size: 0, external: ((S_IFREG | e.mode) << 16) >>> 0 };
+      record = {
+        ...base,
+        flags: FLAG_UTF8 | FLAG_DESCRIPTOR,
+        method,
+        crc: 0,
+        compressed: 0,
+        size: 0,
+        external: ((S_IFREG | e.mode) << 16) >>> 0,
+      };
       const header = localHeader(record, zip64);
       yield header;
       offset += header.length;

@@ -34,10 +34,19 @@ export async function previewRoutes(app: FastifyInstance): Promise<void> {
     const name = path.posix.basename(p.virtual);
     if (!st.isFile()) throw new HttpError(501);
     const head = await readHead(p, HEADER_BYTES);
-    const type = detectType({ name, size: st.size, special: false, head, sniff: files.typeDetectionByHeader, canModify: true });
+    const type = detectType({
+      name,
+      size: st.size,
+      special: false,
+      head,
+      sniff: files.typeDetectionByHeader,
+      canModify: true,
+    });
     if (type !== 'image') throw new HttpError(501);
     const original =
-      (size === 'thumb' && config.disableThumbnails) || (size === 'big' && config.disablePreviewResize) || ORIGINAL.test(name);
+      (size === 'thumb' && config.disableThumbnails) ||
+      (size === 'big' && config.disablePreviewResize) ||
+      ORIGINAL.test(name);
     if (original) return sendResolvedFile(req, reply, p, inline);
     const out = await previews.preview(p, size as PreviewSize);
     void reply.header('X-Preview-Cache', out.cached ? 'hit' : 'miss');
@@ -45,7 +54,12 @@ export async function previewRoutes(app: FastifyInstance): Promise<void> {
     return sendFileBody(
       req,
       reply,
-      { size: out.data.length, mtimeMs: st.mtimeMs, etag, open: (r) => Readable.from([r ? out.data.subarray(r.start, r.end + 1) : out.data]) },
+      {
+        size: out.data.length,
+        mtimeMs: st.mtimeMs,
+        etag,
+        open: (r) => Readable.from([r ? out.data.subarray(r.start, r.end + 1) : out.data]),
+      },
       { name, inline, contentType: out.contentType },
     );
   };

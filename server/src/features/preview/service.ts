@@ -33,7 +33,13 @@ export interface Preview {
   contentType: string;
 }
 
-const OUTPUT_TYPE: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif' };
+const OUTPUT_TYPE: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+};
 
 export class UnsupportedImage extends HttpError {
   constructor() {
@@ -57,22 +63,32 @@ export function createPreviewService(opts: { concurrency: number; cache?: DiskCa
       throw new UnsupportedImage();
     }
     const pages = meta.pages ?? 1;
-    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_SOURCE_PIXELS || pages * (meta.width ?? 0) * (meta.height ?? 0) > 4 * MAX_SOURCE_PIXELS) {
+    if (
+      (meta.width ?? 0) * (meta.height ?? 0) > MAX_SOURCE_PIXELS ||
+      pages * (meta.width ?? 0) * (meta.height ?? 0) > 4 * MAX_SOURCE_PIXELS
+    ) {
       throw new PayloadTooLarge('image too large to preview');
     }
     const img = sharp(source, { limitInputPixels: MAX_SOURCE_PIXELS, failOn: 'error' }).rotate();
     try {
       if (size === 'thumb') {
-        const data = await img.resize(THUMB, THUMB, { fit: 'cover', position: 'centre', kernel: 'cubic' }).jpeg({ quality: 70, mozjpeg: false }).toBuffer();
+        const data = await img
+          .resize(THUMB, THUMB, { fit: 'cover', position: 'centre', kernel: 'cubic' })
+          .jpeg({ quality: 70, mozjpeg: false })
+          .toBuffer();
         return { data, contentType: 'image/jpeg' };
       }
       const resized = img.resize(BIG, BIG, { fit: 'inside', withoutEnlargement: true });
       const source = String(meta.format ?? '');
       const format = OUTPUT_TYPE[source] && source !== 'gif' ? source : meta.hasAlpha ? 'png' : 'jpeg';
-      const out = format === 'jpeg' ? resized.jpeg({ quality: 80 }) : resized.toFormat(format as keyof FormatEnum, { quality: 80 });
+      const out =
+        format === 'jpeg'
+          ? resized.jpeg({ quality: 80 })
+          : resized.toFormat(format as keyof FormatEnum, { quality: 80 });
       return { data: await out.toBuffer(), contentType: OUTPUT_TYPE[format]! };
     } catch (err) {
-      if (/pixel limit/i.test((err as Error).message)) throw new PayloadTooLarge('image too large to preview');
+      if (/pixel limit/i.test((err as Error).message))
+        throw new PayloadTooLarge('image too large to preview');
       throw new UnsupportedImage();
     }
   }

@@ -3,7 +3,9 @@ import { asciiFallback, contentDisposition, rfc5987 } from './disposition.js';
 
 describe('contentDisposition (S61)', () => {
   it('builds both filename parameters for a plain name', () => {
-    expect(contentDisposition('attachment', 'report.pdf')).toBe(`attachment; filename="report.pdf"; filename*=utf-8''report.pdf`);
+    expect(contentDisposition('attachment', 'report.pdf')).toBe(
+      `attachment; filename="report.pdf"; filename*=utf-8''report.pdf`,
+    );
   });
 
   it('percent-encodes spaces, quotes, semicolons and UTF-8 bytes', () => {
@@ -21,7 +23,9 @@ describe('contentDisposition (S61)', () => {
     const h = contentDisposition('inline', hostile);
     expect(h).toMatch(/^[\x20-\x7e]+$/);
     expect(h.split('"').length).toBe(3); // exactly the two quotes around the fallback
-    expect(h.startsWith('inline; filename="evil___Set-Cookie: a=b_ filename=_x.html"; filename*=utf-8\'\'')).toBe(true);
+    expect(
+      h.startsWith('inline; filename="evil___Set-Cookie: a=b_ filename=_x.html"; filename*=utf-8\'\''),
+    ).toBe(true);
   });
 
   it('survives lone surrogates', () => {

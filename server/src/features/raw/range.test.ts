@@ -18,7 +18,11 @@ describe('parseRange', () => {
   it('keeps several ranges in order', () => {
     expect(parseRange('bytes=0-1, 4-5,8-', 10)).toEqual({
       kind: 'partial',
-      ranges: [{ start: 0, end: 1 }, { start: 4, end: 5 }, { start: 8, end: 9 }],
+      ranges: [
+        { start: 0, end: 1 },
+        { start: 4, end: 5 },
+        { start: 8, end: 9 },
+      ],
     });
   });
   it('drops ranges past the end but keeps the others', () => {
@@ -30,7 +34,16 @@ describe('parseRange', () => {
     expect(parseRange('bytes=-0', 10)).toEqual({ kind: 'unsatisfiable' });
   });
   it('is unsatisfiable for malformed headers', () => {
-    for (const h of ['items=0-1', 'bytes=abc', 'bytes=5-2', 'bytes=1-x', 'bytes=--1', 'bytes=-', 'bytes=+1-2', 'bytes=0x1-2']) {
+    for (const h of [
+      'items=0-1',
+      'bytes=abc',
+      'bytes=5-2',
+      'bytes=1-x',
+      'bytes=--1',
+      'bytes=-',
+      'bytes=+1-2',
+      'bytes=0x1-2',
+    ]) {
       expect(parseRange(h, 10), h).toEqual({ kind: 'unsatisfiable' });
     }
   });
@@ -45,17 +58,23 @@ describe('parseRange', () => {
 describe('checkPreconditions', () => {
   const v = { mtimeMs: Date.parse('2024-03-01T10:00:00.750Z'), etag: '"abc"' };
   it('answers 304 when If-Modified-Since is at or after the mtime (second precision)', () => {
-    expect(checkPreconditions({ ifModifiedSince: 'Fri, 01 Mar 2024 10:00:00 GMT' }, v, 'GET')).toBe('not-modified');
+    expect(checkPreconditions({ ifModifiedSince: 'Fri, 01 Mar 2024 10:00:00 GMT' }, v, 'GET')).toBe(
+      'not-modified',
+    );
     expect(checkPreconditions({ ifModifiedSince: 'Fri, 01 Mar 2024 09:59:59 GMT' }, v, 'GET')).toBe('ok');
     expect(checkPreconditions({ ifModifiedSince: 'garbage' }, v, 'GET')).toBe('ok');
   });
   it('answers 304 for a matching If-None-Match and lets it override If-Modified-Since', () => {
     expect(checkPreconditions({ ifNoneMatch: 'W/"abc"' }, v, 'HEAD')).toBe('not-modified');
     expect(checkPreconditions({ ifNoneMatch: '"x", "abc"' }, v, 'GET')).toBe('not-modified');
-    expect(checkPreconditions({ ifNoneMatch: '"x"', ifModifiedSince: 'Fri, 01 Mar 2024 11:00:00 GMT' }, v, 'GET')).toBe('ok');
+    expect(
+      checkPreconditions({ ifNoneMatch: '"x"', ifModifiedSince: 'Fri, 01 Mar 2024 11:00:00 GMT' }, v, 'GET'),
+    ).toBe('ok');
   });
   it('answers 412 for If-Unmodified-Since before the mtime and for a failed If-Match', () => {
-    expect(checkPreconditions({ ifUnmodifiedSince: 'Fri, 01 Mar 2024 09:00:00 GMT' }, v, 'GET')).toBe('failed');
+    expect(checkPreconditions({ ifUnmodifiedSince: 'Fri, 01 Mar 2024 09:00:00 GMT' }, v, 'GET')).toBe(
+      'failed',
+    );
     expect(checkPreconditions({ ifUnmodifiedSince: 'Fri, 01 Mar 2024 10:00:00 GMT' }, v, 'GET')).toBe('ok');
     expect(checkPreconditions({ ifMatch: '"nope"' }, v, 'GET')).toBe('failed');
     expect(checkPreconditions({ ifMatch: '"abc"' }, v, 'GET')).toBe('ok');

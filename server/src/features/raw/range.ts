@@ -10,9 +10,7 @@ export interface ByteRange {
 }
 
 export type RangeVerdict =
-  | { kind: 'full' }
-  | { kind: 'unsatisfiable' }
-  | { kind: 'partial'; ranges: ByteRange[] };
+  { kind: 'full' } | { kind: 'unsatisfiable' } | { kind: 'partial'; ranges: ByteRange[] };
 
 const DIGITS = /^\d+$/;
 
@@ -101,7 +99,11 @@ function etagListMatches(list: string, etag: string, weak: boolean): boolean {
  * RFC 7232 §6 precondition order: If-Match, If-Unmodified-Since (412), If-None-Match,
  * If-Modified-Since (304 on GET/HEAD).
  */
-export function checkPreconditions(h: ConditionalHeaders, v: Validators, method: string): 'ok' | 'not-modified' | 'failed' {
+export function checkPreconditions(
+  h: ConditionalHeaders,
+  v: Validators,
+  method: string,
+): 'ok' | 'not-modified' | 'failed' {
   const mtime = seconds(v.mtimeMs);
   if (h.ifMatch !== undefined) {
     if (!etagListMatches(h.ifMatch, v.etag, false)) return 'failed';

@@ -26,7 +26,12 @@ const QUERY = {
 } as const;
 
 /** Serves one resolved regular file with ranges and validators; shared with previews and public downloads. */
-export async function sendResolvedFile(req: FastifyRequest, reply: FastifyReply, p: ScopedPath, inline: boolean): Promise<FastifyReply> {
+export async function sendResolvedFile(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  p: ScopedPath,
+  inline: boolean,
+): Promise<FastifyReply> {
   const st = p.stat!;
   const name = path.posix.basename(p.virtual);
   if (!st.isFile()) {
@@ -40,7 +45,12 @@ export async function sendResolvedFile(req: FastifyRequest, reply: FastifyReply,
   return sendFileBody(
     req,
     reply,
-    { size: st.size, mtimeMs: st.mtimeMs, etag: etagFor(st.size, st.mtimeMs), open: (r) => openFileStream(p, r) },
+    {
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      etag: etagFor(st.size, st.mtimeMs),
+      open: (r) => openFileStream(p, r),
+    },
     { name, inline, contentType },
   );
 }
@@ -49,7 +59,9 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
   const { files } = app.deps;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.query as RawQuery;
-    const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', { mustExist: true });
+    const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', {
+      mustExist: true,
+    });
     const st = p.stat!;
     if (!st.isDirectory()) return sendResolvedFile(req, reply, p, q.inline === 'true');
 
@@ -78,7 +90,12 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
     // handled below, the event must not become an uncaught exception.
     res.on('error', () => undefined);
     try {
-      await streamArchive(plan, format, res, { user: req.user, globalRules, signal: abort.signal, log: req.log });
+      await streamArchive(plan, format, res, {
+        user: req.user,
+        globalRules,
+        signal: abort.signal,
+        log: req.log,
+      });
     } catch (err) {
       if (abort.signal.aborted) req.log.debug('archive download cancelled by the client');
       else req.log.error({ err }, 'archive failed after streaming started');
@@ -89,6 +106,10 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
     }
   };
   for (const url of ['/api/raw', '/api/raw/*']) {
-    app.get(url, { schema: { querystring: QUERY }, preHandler: [app.authenticate, requirePerm('download')] }, handler);
+    app.get(
+      url,
+      { schema: { querystring: QUERY }, preHandler: [app.authenticate, requirePerm('download')] },
+      handler,
+    );
   }
 }

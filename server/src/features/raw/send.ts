@@ -49,10 +49,16 @@ export function etagFor(size: number, mtimeMs: number): string {
 /** S60/S61/S64 headers on an answer that carries (or describes) file bytes. */
 export function fileHeaders(reply: FastifyReply, opts: SendOptions): string {
   const type = opts.inline ? opts.contentType : 'application/octet-stream';
-  void reply.header('Content-Disposition', contentDisposition(opts.inline ? 'inline' : 'attachment', opts.name));
+  void reply.header(
+    'Content-Disposition',
+    contentDisposition(opts.inline ? 'inline' : 'attachment', opts.name),
+  );
   void reply.header('Content-Type', type);
   void reply.header('X-Content-Type-Options', 'nosniff');
-  void reply.header('Content-Security-Policy', opts.inline && !isPassive(type) ? `${FILE_CSP}; sandbox` : FILE_CSP);
+  void reply.header(
+    'Content-Security-Policy',
+    opts.inline && !isPassive(type) ? `${FILE_CSP}; sandbox` : FILE_CSP,
+  );
   void reply.header('Cache-Control', 'private');
   return type;
 }
@@ -73,7 +79,12 @@ export function endHead(reply: FastifyReply, status: number): FastifyReply {
   return reply;
 }
 
-export async function sendFileBody(req: FastifyRequest, reply: FastifyReply, body: FileBody, opts: SendOptions): Promise<FastifyReply> {
+export async function sendFileBody(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: FileBody,
+  opts: SendOptions,
+): Promise<FastifyReply> {
   const type = fileHeaders(reply, opts);
   const validators = { mtimeMs: body.mtimeMs, etag: body.etag };
   void reply.header('Last-Modified', new Date(body.mtimeMs).toUTCString());
@@ -114,7 +125,9 @@ export async function sendFileBody(req: FastifyRequest, reply: FastifyReply, bod
   // Several ranges: multipart/byteranges, each part with its own type and range.
   const boundary = randomBytes(12).toString('hex');
   const partHead = (r: ByteRange, first: boolean) =>
-    Buffer.from(`${first ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${r.start}-${r.end}/${body.size}\r\n\r\n`);
+    Buffer.from(
+      `${first ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${r.start}-${r.end}/${body.size}\r\n\r\n`,
+    );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   let length = tail.length;
   range.ranges.forEach((r, i) => (length += partHead(r, i === 0).length + r.end - r.start + 1));

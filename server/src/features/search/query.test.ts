@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { matcher, parseQuery } from './query.js';
 
-const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.mp3': 'audio/mpeg', '.mkv': 'video/x-matroska', '.pdf': 'application/pdf' };
+const MIME: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.mp3': 'audio/mpeg',
+  '.mkv': 'video/x-matroska',
+  '.pdf': 'application/pdf',
+};
 const mimeOf = (name: string) => MIME[name.slice(name.lastIndexOf('.')).toLowerCase()] ?? '';
 const match = (query: string, name: string) => matcher(parseQuery(query), mimeOf)(name);
 
@@ -14,11 +20,19 @@ describe('parseQuery', () => {
     expect(parseQuery('case:insensitive Foo')).toEqual({ caseSensitive: false, types: [], terms: ['foo'] });
   });
   it('collects type: words and removes them', () => {
-    expect(parseQuery('type:image type:pdf cat')).toEqual({ caseSensitive: false, types: ['image', 'pdf'], terms: ['cat'] });
+    expect(parseQuery('type:image type:pdf cat')).toEqual({
+      caseSensitive: false,
+      types: ['image', 'pdf'],
+      terms: ['cat'],
+    });
   });
   it('keeps a quoted text as one term with its spaces', () => {
     expect(parseQuery('"My Report"')).toEqual({ caseSensitive: false, types: [], terms: ['my report'] });
-    expect(parseQuery('type:pdf "a b" case:sensitive')).toEqual({ caseSensitive: true, types: ['pdf'], terms: ['a b'] });
+    expect(parseQuery('type:pdf "a b" case:sensitive')).toEqual({
+      caseSensitive: true,
+      types: ['pdf'],
+      terms: ['a b'],
+    });
   });
   it('has no terms for an empty text', () => {
     expect(parseQuery('type:video').terms).toEqual([]);

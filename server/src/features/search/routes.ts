@@ -30,7 +30,10 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': 'text/plain; charset=utf-8' });
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'Content-Type': 'text/plain; charset=utf-8',
+    });
     if (!dir.exists || !dir.stat?.isDirectory()) {
       res.end();
       return;

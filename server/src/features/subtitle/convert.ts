@@ -4,7 +4,8 @@
  */
 
 const BR = /<br\s*[^>]*\/?>/gi;
-const SRT_TIMING = /^\s*(\d{1,3}):(\d{1,2}):(\d{1,2})[,.](\d{1,3})\s*-->\s*(\d{1,3}):(\d{1,2}):(\d{1,2})[,.](\d{1,3})/;
+const SRT_TIMING =
+  /^\s*(\d{1,3}):(\d{1,2}):(\d{1,2})[,.](\d{1,3})\s*-->\s*(\d{1,3}):(\d{1,2}):(\d{1,2})[,.](\d{1,3})/;
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
@@ -43,7 +44,8 @@ export function srtToVtt(input: string): string {
     while (lines.length && lines[0]!.trim() === '') lines.shift();
     if (lines.length === 0) continue;
     let id: string | undefined;
-    if (!SRT_TIMING.test(lines[0]!) && lines.length > 1 && SRT_TIMING.test(lines[1]!)) id = lines.shift()!.trim();
+    if (!SRT_TIMING.test(lines[0]!) && lines.length > 1 && SRT_TIMING.test(lines[1]!))
+      id = lines.shift()!.trim();
     const t = SRT_TIMING.exec(lines[0]!);
     if (!t) continue;
     const start = toMs(t[1]!, t[2]!, t[3]!, t[4]!);

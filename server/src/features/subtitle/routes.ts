@@ -19,7 +19,9 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
   const { files } = app.deps;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const inline = (req.query as { inline?: string }).inline === 'true';
-    const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', { mustExist: true });
+    const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', {
+      mustExist: true,
+    });
     const st = p.stat!;
     if (st.isDirectory()) throw new BadRequest('not a subtitle file');
     const name = path.posix.basename(p.virtual);
@@ -27,7 +29,17 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
     if (!kind || !st.isFile()) throw new BadRequest('not a subtitle file');
     const opts = { name, inline, contentType: 'text/vtt' };
     if (kind === 'vtt' || kind === 'passthrough') {
-      return sendFileBody(req, reply, { size: st.size, mtimeMs: st.mtimeMs, etag: etagFor(st.size, st.mtimeMs), open: (r) => openFileStream(p, r) }, opts);
+      return sendFileBody(
+        req,
+        reply,
+        {
+          size: st.size,
+          mtimeMs: st.mtimeMs,
+          etag: etagFor(st.size, st.mtimeMs),
+          open: (r) => openFileStream(p, r),
+        },
+        opts,
+      );
     }
     if (st.size > MAX_SUBTITLE_BYTES) throw new PayloadTooLarge('subtitle file too large to convert');
     const text = (await readWhole(p, st.size)).toString('utf8');
@@ -36,7 +48,12 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
     return sendFileBody(
       req,
       reply,
-      { size: vtt.length, mtimeMs: st.mtimeMs, etag, open: (r) => Readable.from([r ? vtt.subarray(r.start, r.end + 1) : vtt]) },
+      {
+        size: vtt.length,
+        mtimeMs: st.mtimeMs,
+        etag,
+        open: (r) => Readable.from([r ? vtt.subarray(r.start, r.end + 1) : vtt]),
+      },
       opts,
     );
   };
