@@ -22,6 +22,9 @@ function init(): Promise<unknown> {
     lng: FALLBACK_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
     resources: {},
+    // Our codes are lower case ("pt-br"); without this i18next looks up "pt-BR" and misses.
+    lowerCaseLng: true,
+    load: 'currentOnly',
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
     react: { useSuspense: false },

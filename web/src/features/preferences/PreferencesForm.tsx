@@ -16,7 +16,7 @@ import { toast } from '../../stores/toasts';
 const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
 
 export function PreferencesForm() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
   const theme = useTheme((s) => s.choice);
   const [saving, setSaving] = useState(false);
@@ -29,7 +29,8 @@ export function PreferencesForm() {
       await setLanguage(code);
       await updateUserFields(user.id, { locale: code }, ['locale']);
       await renewSession();
-      toast.success(t('settings.saved'));
+      // `t` still speaks the language this render started in; the message is in the new one.
+      toast.success(i18n.t('settings.saved'));
     } catch (err) {
       toast.error(err instanceof Error ? err.message : String(err));
       await setLanguage(language);

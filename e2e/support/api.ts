@@ -1,0 +1,72 @@
+/** Direct API calls for test set-up (users, settings), as a script would make them. */
+import { ADMIN } from './server';
+
+export async function apiLogin(url: string, username = ADMIN.username, password = ADMIN.password): Promise<string> {
+  const res = await fetch(`${url}/api/login`, { method: 'POST', body: JSON.stringify({ username, password, recaptcha: '' }) });
+  if (!res.ok) throw new Error(`login as ${username}: ${res.status}`);
+  return res.text();
+}
+
+const NO_PERMS = { admin: false, execute: false, create: false, rename: false, modify: false, delete: false, share: false, download: false };
+
+export interface NewUser {
+  username: string;
+  password: string;
+  locale?: string;
+  admin?: boolean;
+  dateFormat?: boolean;
+}
+
+/** POST /api/users as the admin; returns the new id (from Location). */
+export async function createUser(url: string, user: NewUser): Promise<number> {
+  const token = await apiLogin(url);
+  const perm = user.admin
+    ? Object.fromEntries(Object.keys(NO_PERMS).map((k) => [k, true]))
+    : { ...NO_PERMS, create: true, rename: true, modify: true, delete: true, share: true, download: true };
+  const res = await fetch(`${url}/api/users`, {
+    method: 'POST',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      what: 'user',
+      which: [],
+      current_password: ADMIN.password,
+      data: {
+        username: user.username,
+        password: user.password,
+        scope: '/',
+        locale: user.locale ?? '',
+        lockPassword: false,
+        viewMode: 'list',
+        singleClick: false,
+        redirectAfterCopyMove: true,
+        perm,
+        commands: [],
+        sorting: { by: 'name', asc: true },
+        rules: [],
+        hideDotfiles: false,
+        dateFormat: user.dateFormat ?? false,
+        aceEditorTheme: '',
+      },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`create ${user.username}: ${res.status} ${await res.text()}`);
+  const id = Number((res.headers.get('Location') ?? '').split('/').pop());
+  return id;
+}
+
+type Json = Record<string, unknown>;
+
+/** Reads the settings, applies `change`, writes them back (PUT /api/settings needs the whole object). */
+export async function updateSettings(url: string, change: (s: Json) => void): Promise<void> {
+  const token = await apiLogin(url);
+  const res = await fetch(`${url}/api/settings`, { headers: { 'X-Auth': token } });
+  if (!res.ok) throw new Error(`GET settings: ${res.status}`);
+  const settings = (await res.json()) as Json;
+  change(settings);
+  const put = await fetch(`${url}/api/settings`, {
+    method: 'PUT',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(settings),
+  });
+  if (!put.ok) throw new Error(`PUT settings: ${put.status} ${await put.text()}`);
+}

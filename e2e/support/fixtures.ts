@@ -1,0 +1,47 @@
+/**
+ * The test object every spec uses: a real server per worker (`server`), screenshots kept in
+ * e2e/artifacts/screens, and a page that fails the test on any uncaught page error.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { ARTIFACTS, startServer, type RunningServer } from './server';
+
+export const SCREENS = path.join(ARTIFACTS, 'screens');
+
+/** Saves a screenshot named `<name>-<width>x<height>.png` for people to look at. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  const size = page.viewportSize();
+  await page.screenshot({ path: path.join(SCREENS, `${name}-${size?.width ?? 0}x${size?.height ?? 0}.png`) });
+}
+
+export const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } as const;
+
+export const test = base.extend<{ pageErrors: string[] }, { server: RunningServer }>({
+  server: [
+    // Playwright requires the first argument to be destructured, even when empty.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  baseURL: async ({ server }, use) => {
+    // A trailing slash, and test paths without a leading one, keep a --baseurl prefix in every URL.
+    await use(server.url + '/');
+  },
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      await use(errors);
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
