@@ -88,14 +88,23 @@ export async function tusRoutes(app: FastifyInstance): Promise<void> {
   // Sweep expired uploads at start and then regularly (S52).
   const every = Math.min(10 * 60_000, Math.max(250, (config.uploadExpiry * 1000) / 4));
   let timer: NodeJS.Timeout | undefined;
-  const sweep = () =>
-    service.sweep().catch((err: unknown) => app.log.error({ err }, 'upload sweep failed'));
+  let sweeping: Promise<unknown> | undefined;
+  const sweep = () => {
+    sweeping ??= service
+      .sweep()
+      .catch((err: unknown) => app.log.error({ err }, 'upload sweep failed'))
+      .finally(() => (sweeping = undefined));
+  };
   app.addHook('onReady', async () => {
-    void sweep();
-    timer = setInterval(() => void sweep(), every);
+    sweep();
+    timer = setInterval(sweep, every);
     timer.unref();
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+  // No query may run once the app is closed (the database closes next).
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
+  });
 
   /**
    * HEAD/PATCH/DELETE: a live session as everywhere, or else the expired token of the session
