@@ -62,10 +62,15 @@ try {
   servers.push(node);
   const coffer = await startCoffer(dir, root);
   servers.push(coffer);
+  // The same server without request logging, to show what the two log lines per request cost.
+  mkdirSync(path.join(dir, 'quiet'));
+  const quiet = await startCoffer(path.join(dir, 'quiet'), root, ['--log', '']);
+  servers.push(quiet);
   const targets = [
     { name: 'nginx', port: nginx.port, prefix: '', headers: [] },
     { name: 'minimal Node', port: node.port, prefix: '', headers: [] },
     { name: 'Coffer', port: coffer.port, prefix: '/api/raw', headers: ['-H', `X-Auth: ${coffer.token}`] },
+    { name: 'Coffer, --log ""', port: quiet.port, prefix: '/api/raw', headers: ['-H', `X-Auth: ${quiet.token}`] },
   ];
 
   const big = {};
