@@ -32,7 +32,9 @@ for (const [file, what] of Object.entries(needed)) {
 }
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  console.error(`e2e: no Chromium at ${chromium} (Debian package "chromium"; scripts/system-deps.mjs installs it)`);
+  console.error(
+    `e2e: no Chromium at ${chromium} (Debian package "chromium"; scripts/system-deps.mjs installs it)`,
+  );
   finish({ passed: 0, failed: 1, skipped: 0 }, 1);
 }
 
@@ -41,11 +43,15 @@ mkdirSync(artifacts, { recursive: true });
 const report = path.join(artifacts, 'report.json');
 rmSync(report, { force: true });
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-const run = spawnSync(process.execPath, [cli, 'test', '-c', path.join(repo, 'e2e', 'playwright.config.ts'), '--reporter=list,json', ...passThrough], {
-  cwd: repo,
-  stdio: 'inherit',
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-});
+const run = spawnSync(
+  process.execPath,
+  [cli, 'test', '-c', path.join(repo, 'e2e', 'playwright.config.ts'), '--reporter=list,json', ...passThrough],
+  {
+    cwd: repo,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  },
+);
 
 let summary = { passed: 0, failed: 1, skipped: 0 };
 if (existsSync(report)) {

@@ -1,13 +1,29 @@
 /** Direct API calls for test set-up (users, settings), as a script would make them. */
 import { ADMIN } from './server';
 
-export async function apiLogin(url: string, username = ADMIN.username, password = ADMIN.password): Promise<string> {
-  const res = await fetch(`${url}/api/login`, { method: 'POST', body: JSON.stringify({ username, password, recaptcha: '' }) });
+export async function apiLogin(
+  url: string,
+  username = ADMIN.username,
+  password = ADMIN.password,
+): Promise<string> {
+  const res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    body: JSON.stringify({ username, password, recaptcha: '' }),
+  });
   if (!res.ok) throw new Error(`login as ${username}: ${res.status}`);
   return res.text();
 }
 
-const NO_PERMS = { admin: false, execute: false, create: false, rename: false, modify: false, delete: false, share: false, download: false };
+const NO_PERMS = {
+  admin: false,
+  execute: false,
+  create: false,
+  rename: false,
+  modify: false,
+  delete: false,
+  share: false,
+  download: false,
+};
 
 export interface NewUser {
   username: string;

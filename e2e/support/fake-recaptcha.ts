@@ -24,7 +24,11 @@ window.grecaptcha = {
 };
 `;
 
-export async function startFakeRecaptcha(): Promise<{ origin: string; verified: string[]; stop(): Promise<void> }> {
+export async function startFakeRecaptcha(): Promise<{
+  origin: string;
+  verified: string[];
+  stop(): Promise<void>;
+}> {
   const verified: string[] = [];
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith('/recaptcha/api.js')) {
@@ -37,7 +41,9 @@ export async function startFakeRecaptcha(): Promise<{ origin: string; verified: 
       req.on('end', () => {
         const response = new URLSearchParams(body).get('response') ?? '';
         verified.push(response);
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ success: response === CAPTCHA_TOKEN }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ success: response === CAPTCHA_TOKEN }));
       });
       return;
     }

@@ -13,7 +13,11 @@ export const SCREENS = path.join(ARTIFACTS, 'screens');
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
   const size = page.viewportSize();
-  await page.screenshot({ path: path.join(SCREENS, `${name}-${size?.width ?? 0}x${size?.height ?? 0}.png`) });
+  // Finished transitions: a drawer caught mid-slide would show nothing useful.
+  await page.screenshot({
+    path: path.join(SCREENS, `${name}-${size?.width ?? 0}x${size?.height ?? 0}.png`),
+    animations: 'disabled',
+  });
 }
 
 export const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } as const;

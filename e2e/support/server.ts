@@ -67,7 +67,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mkdirSync(root);
   const database = path.join(dir, 'coffer.db');
   if (options.init) {
-    const r = spawnSync(process.execPath, [BIN, 'config', 'init', '-d', database, ...options.init], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'config', 'init', '-d', database, ...options.init], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`config init failed: ${r.stderr}`);
   }
   const port = await freePort();
@@ -75,9 +77,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = createWriteStream(path.join(ARTIFACTS, 'logs', `server-${process.pid}-${++counter}.log`));
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--root', root, '--database', database, '--address', '127.0.0.1', '--port', String(port), ...(options.args ?? [])],
+    [
+      BIN,
+      'serve',
+      '--root',
+      root,
+      '--database',
+      database,
+      '--address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...(options.args ?? []),
+    ],
     {
-      env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password, ...options.env },
+      env: {
+        ...process.env,
+        COFFER_ADMIN_USERNAME: ADMIN.username,
+        COFFER_ADMIN_PASSWORD: ADMIN.password,
+        ...options.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

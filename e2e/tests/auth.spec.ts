@@ -31,7 +31,9 @@ test.describe('signing in and out', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Reports 2024' })).toBeVisible();
   });
 
-  test('a wrong password says so, shows the busy state meanwhile, and stays on the login screen', async ({ page }) => {
+  test('a wrong password says so, shows the busy state meanwhile, and stays on the login screen', async ({
+    page,
+  }) => {
     const login = new LoginPage(page);
     await login.goto();
     await login.username().fill(ADMIN.username);
@@ -49,7 +51,11 @@ test.describe('signing in and out', () => {
     await shot(page, 'login-wrong-password');
   });
 
-  test('logout ends the session on the server (E5) and forgets the token', async ({ page, server, context }) => {
+  test('logout ends the session on the server (E5) and forgets the token', async ({
+    page,
+    server,
+    context,
+  }) => {
     const login = new LoginPage(page);
     await login.goto();
     await login.signIn();
@@ -76,7 +82,10 @@ test.describe('signing in and out', () => {
     await login.signIn();
     await expect(page.getByRole('link', { name: 'Photos' })).toBeVisible();
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
-    const res = await fetch(`${server.url}/api/logout`, { method: 'POST', headers: { 'X-Auth': token ?? '' } });
+    const res = await fetch(`${server.url}/api/logout`, {
+      method: 'POST',
+      headers: { 'X-Auth': token ?? '' },
+    });
     expect(res.status).toBe(204);
     await page.getByRole('link', { name: 'Photos' }).click();
     await expect(page).toHaveURL(/\/login\?redirect=%2Ffiles%2FPhotos%2F$/);

@@ -11,7 +11,14 @@ let captcha: Awaited<ReturnType<typeof startFakeRecaptcha>>;
 test.beforeAll(async () => {
   captcha = await startFakeRecaptcha();
   server = await startServer({
-    init: ['--recaptcha.host', captcha.origin, '--recaptcha.key', 'site-key-1', '--recaptcha.secret', 'secret-1'],
+    init: [
+      '--recaptcha.host',
+      captcha.origin,
+      '--recaptcha.key',
+      'site-key-1',
+      '--recaptcha.secret',
+      'secret-1',
+    ],
     args: ['--baseurl', '/coffer'],
     baseurl: '/coffer',
   });

@@ -21,7 +21,11 @@ test.describe('languages', () => {
       await page.getByLabel('Benutzername').fill('amelie');
       await page.getByLabel('Passwort', { exact: true }).fill('amelie-password-1');
       await page.getByRole('button', { name: 'Anmelden' }).click();
-      await expect(page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Mes fichiers' })).toBeVisible();
+      await expect(
+        page
+          .getByRole('navigation', { name: 'Navigation principale' })
+          .getByRole('link', { name: 'Mes fichiers' }),
+      ).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
       await expect(page).toHaveTitle('Mes fichiers - Fichiers - File Browser');
     });
@@ -40,14 +44,21 @@ test.describe('languages', () => {
     expect(body.which).toEqual(['locale']);
     expect(body.data.locale).toBe('sv-se');
     await expect(page.getByRole('heading', { name: 'Profilinställningar' })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'Inställningarna har uppdaterats.' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Inställningarna har uppdaterats.' }),
+    ).toBeVisible();
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Profilinställningar' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
   });
 
   test('sizes and dates are written the way the language writes them', async ({ page, server }) => {
-    await createUser(server.url, { username: 'dora', password: 'dora-password-12', locale: 'de', dateFormat: true });
+    await createUser(server.url, {
+      username: 'dora',
+      password: 'dora-password-12',
+      locale: 'de',
+      dateFormat: true,
+    });
     writeFileSync(`${server.root}/bericht.txt`, Buffer.alloc(1536, 'a'));
     const login = new LoginPage(page);
     await login.goto();

@@ -28,7 +28,9 @@ test('renews the token when an answer carries X-Renew-Token', async ({ page, con
   await new Shell(page).expectSignedIn(ADMIN.username);
 });
 
-test('an idle session ends at the token expiry and the login screen brings the user back', async ({ page }) => {
+test('an idle session ends at the token expiry and the login screen brings the user back', async ({
+  page,
+}) => {
   const login = new LoginPage(page);
   await login.goto(`${short.url}/settings/profile`);
   await login.signIn();

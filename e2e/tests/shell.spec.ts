@@ -24,7 +24,9 @@ test.describe('the shell', () => {
     await expect(bar).toHaveCount(0);
   });
 
-  test('the help prompt opens from the sidebar and with F1, keeps focus, closes with Escape and Enter', async ({ page }) => {
+  test('the help prompt opens from the sidebar and with F1, keeps focus, closes with Escape and Enter', async ({
+    page,
+  }) => {
     await page.getByRole('button', { name: 'Help' }).click();
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await expect(dialog).toBeVisible();
@@ -42,7 +44,10 @@ test.describe('the shell', () => {
     await expect(dialog).toBeHidden();
   });
 
-  test('search opens from the header and with Ctrl+Shift+F, finds files, closes with Escape', async ({ page, server }) => {
+  test('search opens from the header and with Ctrl+Shift+F, finds files, closes with Escape', async ({
+    page,
+    server,
+  }) => {
     mkdirSync(`${server.root}/notes`, { recursive: true });
     writeFileSync(`${server.root}/notes/holiday-plan.txt`, 'x');
     await new Shell(page).searchButton().click();
@@ -63,7 +68,9 @@ test.describe('the shell', () => {
     await page.keyboard.press('Escape');
   });
 
-  test('not-found: an unknown path and a missing folder show the error page with the header', async ({ page }) => {
+  test('not-found: an unknown path and a missing folder show the error page with the header', async ({
+    page,
+  }) => {
     await page.goto('no/such/place');
     await expect(page).toHaveURL(/\/files\/no\/such\/place$/);
     await expect(page.getByRole('heading', { name: "This page doesn't exist." })).toBeVisible();
@@ -118,9 +125,13 @@ test.describe('admin pages', () => {
     await login.goto('settings/global');
     await login.signIn('nora', 'nora-password-12');
     await expect(page).toHaveURL(/\/403$/);
-    await expect(page.getByRole('heading', { name: "You don't have permission to access this." })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: "You don't have permission to access this." }),
+    ).toBeVisible();
     await expect(page).toHaveTitle('Forbidden - File Browser');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' })).toHaveCount(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }),
+    ).toHaveCount(0);
     await shot(page, 'forbidden');
   });
 

@@ -14,7 +14,10 @@ test('after too many failures the login screen says when to try again (E6)', asy
   // S30: ten failures from one address within 15 minutes; sent together, they take about 1 s.
   await Promise.all(
     Array.from({ length: 10 }, () =>
-      fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: ADMIN.username, password: 'wrong', recaptcha: '' }) }),
+      fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        body: JSON.stringify({ username: ADMIN.username, password: 'wrong', recaptcha: '' }),
+      }),
     ),
   );
   const login = new LoginPage(page);
@@ -25,6 +28,8 @@ test('after too many failures the login screen says when to try again (E6)', asy
   expect(res.status()).toBe(429);
   const seconds = Number(res.headers()['retry-after']);
   expect(seconds).toBeGreaterThan(0);
-  await expect(login.problem()).toHaveText(new RegExp(`^Too many attempts\\. Try again in \\d+ seconds?\\.$`));
+  await expect(login.problem()).toHaveText(
+    new RegExp(`^Too many attempts\\. Try again in \\d+ seconds?\\.$`),
+  );
   await expect(page).toHaveURL(/\/login$/);
 });

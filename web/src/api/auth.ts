@@ -3,7 +3,11 @@ import { clearSession, currentToken, setToken } from '../stores/session';
 import { request } from './client';
 
 export async function login(username: string, password: string, recaptcha = ''): Promise<string> {
-  const res = await request('/login', { method: 'POST', json: { username, password, recaptcha }, token: false });
+  const res = await request('/login', {
+    method: 'POST',
+    json: { username, password, recaptcha },
+    token: false,
+  });
   return (await res.text()).trim();
 }
 

@@ -46,7 +46,12 @@ export async function request(path: string, options: RequestOptions = {}): Promi
   if (!res.ok) {
     const text = (await res.text().catch(() => '')).trim();
     const retry = Number.parseInt(res.headers.get('Retry-After') ?? '', 10);
-    throw new ApiError(res.status, text || `${res.status} ${res.statusText}`.trim(), false, Number.isFinite(retry) ? retry : null);
+    throw new ApiError(
+      res.status,
+      text || `${res.status} ${res.statusText}`.trim(),
+      false,
+      Number.isFinite(retry) ? retry : null,
+    );
   }
   return res;
 }

@@ -10,7 +10,12 @@ export interface SearchResult {
  * GET /api/search{dir}/?query= (api.md §13): newline-delimited JSON, streamed; each result is
  * handed to `onResult` as it arrives. Empty keep-alive lines are skipped.
  */
-export async function search(dir: string, query: string, onResult: (r: SearchResult) => void, signal?: AbortSignal): Promise<void> {
+export async function search(
+  dir: string,
+  query: string,
+  onResult: (r: SearchResult) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const folder = dir.endsWith('/') ? dir : `${dir}/`;
   const res = await request(`/search${encodePath(folder)}?query=${encodeURIComponent(query)}`, { signal });
   if (!res.body) return;

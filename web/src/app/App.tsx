@@ -1,19 +1,18 @@
-/** Providers and the router; wires the API client's renewal and 401 handling to the session. */
-import { QueryClientProvider } from '@tanstack/react-query';
+/** The router; wires the API client's renewal and 401 handling to the session. */
 import { RouterProvider } from 'react-router';
 import { renewSession } from '../api/auth';
 import { configureClient } from '../api/client';
 import { loginLocation } from '../lib/redirect';
 import { closeAllPrompts } from '../stores/prompts';
 import { clearSession } from '../stores/session';
-import { queryClient } from './queryClient';
 import { createRouter } from './router';
 
 /** The session is over (401 or expiry): forget it and go to the login screen, then back here. */
 function endSession() {
   clearSession();
   closeAllPrompts();
-  queryClient.clear();
+  // The query cache lives with the shell's code, which the login screen does not load.
+  void import('./queryClient').then((m) => m.queryClient.clear());
   const { pathname, search, hash } = router.state.location;
   if (pathname === '/login') return;
   void router.navigate(loginLocation(pathname + search + hash), { replace: true });
@@ -29,9 +28,5 @@ configureClient({
 });
 
 export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  );
+  return <RouterProvider router={router} />;
 }

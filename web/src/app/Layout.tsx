@@ -1,5 +1,5 @@
 /** The app shell: header, sidebar (a drawer on phones), the page, the search entry point. */
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatch, useNavigate } from 'react-router';
@@ -12,11 +12,11 @@ import { folderOf, virtualPathOf } from '../lib/paths';
 import { closeAllPrompts, usePrompts } from '../stores/prompts';
 import { useSession } from '../stores/session';
 import '../styles/shell.css';
+import { queryClient } from './queryClient';
 
 export default function Layout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const signedIn = useSession((s) => s.user !== null);
   const files = useMatch('/files/*');
@@ -59,16 +59,36 @@ export default function Layout() {
   }
 
   return (
-    <div className={drawerOpen ? 'shell shell--drawer' : 'shell'}>
-      <a className="skip-link" href="#main">
-        {t('common.skipToContent')}
-      </a>
-      <Header menuOpen={drawerOpen} onMenu={() => setDrawerOn(pathname)} onSearch={signedIn ? search : undefined} />
-      <Sidebar open={drawerOpen} onClose={closeDrawer} onLogout={() => void handleLogout()} usagePath={folder} />
-      {drawerOpen ? <button type="button" className="drawer-backdrop" tabIndex={-1} aria-hidden="true" onClick={closeDrawer} /> : null}
-      <main id="main" className="shell__main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+    // Server data is only needed inside the shell: TanStack Query stays out of the login bundle.
+    <QueryClientProvider client={queryClient}>
+      <div className={drawerOpen ? 'shell shell--drawer' : 'shell'}>
+        <a className="skip-link" href="#main">
+          {t('common.skipToContent')}
+        </a>
+        <Header
+          menuOpen={drawerOpen}
+          onMenu={() => setDrawerOn(pathname)}
+          onSearch={signedIn ? search : undefined}
+        />
+        <Sidebar
+          open={drawerOpen}
+          onClose={closeDrawer}
+          onLogout={() => void handleLogout()}
+          usagePath={folder}
+        />
+        {drawerOpen ? (
+          <button
+            type="button"
+            className="drawer-backdrop"
+            tabIndex={-1}
+            aria-hidden="true"
+            onClick={closeDrawer}
+          />
+        ) : null}
+        <main id="main" className="shell__main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </QueryClientProvider>
   );
 }

@@ -25,9 +25,12 @@ export function Root({ onExpired }: { onExpired: () => void }) {
   // api.md §1: the token's exp drives an inactivity logout; each renewal moves it.
   useEffect(() => {
     if (!expiresAt) return;
-    const timer = setTimeout(() => {
-      if (Date.now() >= expiresAt) onExpired();
-    }, Math.min(MAX_DELAY, Math.max(0, expiresAt - Date.now())));
+    const timer = setTimeout(
+      () => {
+        if (Date.now() >= expiresAt) onExpired();
+      },
+      Math.min(MAX_DELAY, Math.max(0, expiresAt - Date.now())),
+    );
     return () => clearTimeout(timer);
   }, [expiresAt, onExpired]);
 

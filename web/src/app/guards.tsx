@@ -8,7 +8,8 @@ import { useSession } from '../stores/session';
 export function RequireAuth() {
   const signedIn = useSession((s) => s.user !== null);
   const location = useLocation();
-  if (!signedIn) return <Navigate to={loginLocation(location.pathname + location.search + location.hash)} replace />;
+  if (!signedIn)
+    return <Navigate to={loginLocation(location.pathname + location.search + location.hash)} replace />;
   return <Outlet />;
 }
 

@@ -5,7 +5,8 @@ import { isApiError } from '../api/errors';
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (failures, err) => failures < 1 && (!isApiError(err) || (!err.canceled && (err.status === 0 || err.status >= 500))),
+      retry: (failures, err) =>
+        failures < 1 && (!isApiError(err) || (!err.canceled && (err.status === 0 || err.status >= 500))),
       refetchOnWindowFocus: false,
     },
   },

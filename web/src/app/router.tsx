@@ -42,13 +42,21 @@ export function routes(onExpired: () => void): RouteObject[] {
             {
               element: <RequireAuth />,
               children: [
-                { path: 'files/*', lazy: () => import('../pages/FilesPage').then((m) => ({ Component: m.default })) },
+                {
+                  path: 'files/*',
+                  lazy: () => import('../pages/FilesPage').then((m) => ({ Component: m.default })),
+                },
                 {
                   path: 'settings',
-                  lazy: () => import('../pages/settings/SettingsLayout').then((m) => ({ Component: m.default })),
+                  lazy: () =>
+                    import('../pages/settings/SettingsLayout').then((m) => ({ Component: m.default })),
                   children: [
                     { index: true, element: <Navigate to="/settings/profile" replace /> },
-                    { path: 'profile', lazy: () => import('../pages/settings/ProfilePage').then((m) => ({ Component: m.default })) },
+                    {
+                      path: 'profile',
+                      lazy: () =>
+                        import('../pages/settings/ProfilePage').then((m) => ({ Component: m.default })),
+                    },
                     { path: 'shares', lazy: section('settings.shares') },
                     {
                       element: <RequireAdmin />,

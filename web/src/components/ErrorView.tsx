@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 
 /** An icon and a message for a failed screen (spec §2 "Error page"). */
-export function ErrorView({ icon, message, children }: { icon: IconName; message: string; children?: ReactNode }) {
+export function ErrorView({
+  icon,
+  message,
+  children,
+}: {
+  icon: IconName;
+  message: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="error-view">
       <span className="error-view__icon">

@@ -8,7 +8,9 @@ const PATHS = {
     </>
   ),
   close: <path d="M6 6l12 12M18 6L6 18" />,
-  folder: <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5z" />,
+  folder: (
+    <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5z" />
+  ),
   file: <path d="M6 3h8l4 4v14H6zM14 3v4h4" />,
   settings: (
     <>
@@ -84,10 +86,12 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+const DIRECTIONAL = new Set<IconName>(['login', 'logout']);
+
 export function Icon({ name, label, size = 24 }: { name: IconName; label?: string; size?: number }) {
   return (
     <svg
-      className="icon"
+      className={DIRECTIONAL.has(name) ? 'icon icon--directional' : 'icon'}
       width={size}
       height={size}
       viewBox="0 0 24 24"

@@ -5,7 +5,8 @@
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface ModalProps {
   title: string;
@@ -19,14 +20,23 @@ export interface ModalProps {
   wide?: boolean;
 }
 
-export function Modal({ title, children, actions, active = true, zIndex, onEnter, wide = false }: ModalProps) {
+export function Modal({
+  title,
+  children,
+  actions,
+  active = true,
+  zIndex,
+  onEnter,
+  wide = false,
+}: ModalProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
 
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const card = ref.current;
-    const first = card?.querySelector<HTMLElement>('[data-autofocus]') ?? card?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      card?.querySelector<HTMLElement>('[data-autofocus]') ?? card?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? card)?.focus();
     return () => {
       if (before?.isConnected) before.focus();

@@ -1,13 +1,15 @@
 /**
- * i18next set-up. Only the active language's file is fetched (each locale is its own chunk), so
- * the login screen carries one language, not 28.
+ * i18next set-up. English (the fallback) is in the first bundle; any other language's file is
+ * fetched when chosen (each locale is its own chunk), so the login screen carries at most two
+ * languages, not 28.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { bcp47, FALLBACK_LANGUAGE, isRtl, type LanguageCode } from './languages';
+import en from './locales/en.json';
 
 type Messages = Record<string, unknown>;
-const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
+const loaders = import.meta.glob<Messages>(['./locales/*.json', '!./locales/en.json'], { import: 'default' });
 
 async function loadMessages(code: LanguageCode): Promise<Messages> {
   const load = loaders[`./locales/${code}.json`];
@@ -21,7 +23,7 @@ function init(): Promise<unknown> {
   ready ??= i18n.use(initReactI18next).init({
     lng: FALLBACK_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
-    resources: {},
+    resources: { en: { translation: en } },
     // Our codes are lower case ("pt-br"); without this i18next looks up "pt-BR" and misses.
     lowerCaseLng: true,
     load: 'currentOnly',

@@ -4,7 +4,36 @@ import { bcp47, chooseLanguage, isRtl, LANGUAGES, matchLanguage } from './langua
 describe('languages', () => {
   it('lists the 28 languages of spec §9', () => {
     expect(LANGUAGES.map((l) => l.code).sort()).toEqual(
-      ['he', 'hu', 'ar', 'ca', 'cs', 'de', 'el', 'en', 'es', 'fr', 'is', 'it', 'ja', 'ko', 'nl-be', 'no', 'pl', 'pt-br', 'pt', 'ro', 'ru', 'sk', 'sv-se', 'tr', 'uk', 'vi', 'zh-cn', 'zh-tw'].sort(),
+      [
+        'he',
+        'hu',
+        'ar',
+        'ca',
+        'cs',
+        'de',
+        'el',
+        'en',
+        'es',
+        'fr',
+        'is',
+        'it',
+        'ja',
+        'ko',
+        'nl-be',
+        'no',
+        'pl',
+        'pt-br',
+        'pt',
+        'ro',
+        'ru',
+        'sk',
+        'sv-se',
+        'tr',
+        'uk',
+        'vi',
+        'zh-cn',
+        'zh-tw',
+      ].sort(),
     );
   });
 

@@ -86,7 +86,10 @@ export function matchLanguage(tag: string): LanguageCode | null {
 }
 
 /** spec: the user's setting first, then the browser's languages in order, then English. */
-export function chooseLanguage(userLocale: string | null | undefined, browser: readonly string[]): LanguageCode {
+export function chooseLanguage(
+  userLocale: string | null | undefined,
+  browser: readonly string[],
+): LanguageCode {
   const fromUser = userLocale ? matchLanguage(userLocale) : null;
   if (fromUser) return fromUser;
   for (const tag of browser) {

@@ -22,7 +22,16 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 /** Symbols and words that read the same in every language. */
-const SAME_EVERYWHERE = new Set(['common.ok', 'search.types.pdf', 'units.B', 'units.KiB', 'units.MiB', 'units.GiB', 'units.TiB', 'units.PiB']);
+const SAME_EVERYWHERE = new Set([
+  'common.ok',
+  'search.types.pdf',
+  'units.B',
+  'units.KiB',
+  'units.MiB',
+  'units.GiB',
+  'units.TiB',
+  'units.PiB',
+]);
 /** Words that happen to be spelled as in English in one language (kept small on purpose). */
 const SAME_IN: Record<string, string[]> = {
   de: ['files.name', 'nav.version'],
@@ -52,17 +61,25 @@ describe('locale files', () => {
     expect([...messages.keys()].sort()).toEqual([...english.keys()].sort());
   });
 
-  it.each(LANGUAGE_CODES.filter((c) => c !== 'en'))('%s keeps every placeholder and leaves nothing empty', (code) => {
-    for (const [key, value] of flatten(read(code))) {
-      expect(value.trim(), `${code} ${key}`).not.toBe('');
-      expect(placeholders(value), `${code} ${key}`).toEqual(placeholders(english.get(key) ?? ''));
-    }
-  });
+  it.each(LANGUAGE_CODES.filter((c) => c !== 'en'))(
+    '%s keeps every placeholder and leaves nothing empty',
+    (code) => {
+      for (const [key, value] of flatten(read(code))) {
+        expect(value.trim(), `${code} ${key}`).not.toBe('');
+        expect(placeholders(value), `${code} ${key}`).toEqual(placeholders(english.get(key) ?? ''));
+      }
+    },
+  );
 
-  it.each(LANGUAGE_CODES.filter((c) => c !== 'en'))('%s is translated (English only where allowed)', (code) => {
-    const allowed = new Set([...SAME_EVERYWHERE, ...(SAME_IN[code] ?? [])]);
-    const untranslated = [...flatten(read(code))].filter(([key, value]) => value === english.get(key) && !allowed.has(key)).map(([key]) => key);
-    expect(untranslated).toEqual([]);
-    expect((SAME_IN[code] ?? []).length).toBeLessThanOrEqual(MAX_SAME_PER_LOCALE);
-  });
+  it.each(LANGUAGE_CODES.filter((c) => c !== 'en'))(
+    '%s is translated (English only where allowed)',
+    (code) => {
+      const allowed = new Set([...SAME_EVERYWHERE, ...(SAME_IN[code] ?? [])]);
+      const untranslated = [...flatten(read(code))]
+        .filter(([key, value]) => value === english.get(key) && !allowed.has(key))
+        .map(([key]) => key);
+      expect(untranslated).toEqual([]);
+      expect((SAME_IN[code] ?? []).length).toBeLessThanOrEqual(MAX_SAME_PER_LOCALE);
+    },
+  );
 });

@@ -16,7 +16,9 @@ export function splitBytes(bytes: number): { value: number; unit: SizeUnit } {
 /** The number part in the locale's digits and separators: bytes whole, larger units with one decimal. */
 export function formatSizeNumber(value: number, unit: SizeUnit, locale: string): string {
   const digits = unit === 'B' ? 0 : 1;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(
+    value,
+  );
 }
 
 /** Percentage of used storage, rounded (spec §9); 0 when the total is unknown. */

@@ -5,12 +5,19 @@ describe('safeRedirect', () => {
   it('follows a path inside the app, query and hash included', () => {
     expect(safeRedirect('/files/docs/a%20b/?x=1#h')).toBe('/files/docs/a%20b/?x=1#h');
   });
-  it.each([null, '', 'files/', 'https://evil.example/', '//evil.example/x', '/\\evil.example', '/files/\u0000', '/login', '/login?redirect=/x'])(
-    'refuses %j',
-    (raw) => {
-      expect(safeRedirect(raw)).toBe(DEFAULT_AFTER_LOGIN);
-    },
-  );
+  it.each([
+    null,
+    '',
+    'files/',
+    'https://evil.example/',
+    '//evil.example/x',
+    '/\\evil.example',
+    '/files/\u0000',
+    '/login',
+    '/login?redirect=/x',
+  ])('refuses %j', (raw) => {
+    expect(safeRedirect(raw)).toBe(DEFAULT_AFTER_LOGIN);
+  });
 });
 
 describe('loginLocation', () => {

@@ -5,9 +5,11 @@
 export const DEFAULT_AFTER_LOGIN = '/files/';
 
 export function safeRedirect(raw: string | null | undefined): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return DEFAULT_AFTER_LOGIN;
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\'))
+    return DEFAULT_AFTER_LOGIN;
   // Control characters and backslashes have no place in our routes; browsers treat some as slashes.
-  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '\\')) return DEFAULT_AFTER_LOGIN;
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '\\'))
+    return DEFAULT_AFTER_LOGIN;
   if (raw === '/login' || raw.startsWith('/login?') || raw.startsWith('/login/')) return DEFAULT_AFTER_LOGIN;
   return raw;
 }

@@ -39,7 +39,8 @@ function readStored(): string | null {
 
 export const useTheme = create<ThemeState>()(() => ({ choice: initialChoice(readStored(), config.Theme) }));
 
-const media = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+const media =
+  typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 
 export function applyTheme(): void {
   const theme = effectiveTheme(useTheme.getState().choice, media?.matches ?? false);

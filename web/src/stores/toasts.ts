@@ -38,7 +38,11 @@ export function showToast(kind: ToastKind, message: string): number {
     }
     return { toasts: toasts.slice(-MAX_TOASTS) };
   });
-  if (kind === 'success') timers.set(id, setTimeout(() => dismissToast(id), SUCCESS_TOAST_MS));
+  if (kind === 'success')
+    timers.set(
+      id,
+      setTimeout(() => dismissToast(id), SUCCESS_TOAST_MS),
+    );
   return id;
 }
 

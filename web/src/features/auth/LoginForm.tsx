@@ -26,7 +26,11 @@ function useProblemText(problem: Problem | null): string | null {
     case 'connection':
       return t('errors.connection');
     case 'tooManyAttempts': {
-      const duration = new Intl.NumberFormat(activeLocale(), { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(problem.seconds);
+      const duration = new Intl.NumberFormat(activeLocale(), {
+        style: 'unit',
+        unit: 'second',
+        unitDisplay: 'long',
+      }).format(problem.seconds);
       return t('login.tooManyAttempts', { duration });
     }
     case 'other':
@@ -81,7 +85,13 @@ export function LoginForm() {
     setConfirm('');
   }
 
-  const submitText = signupMode ? (busy ? t('login.signingUp') : t('login.signupSubmit')) : busy ? t('login.submitting') : t('login.submit');
+  const submitText = signupMode
+    ? busy
+      ? t('login.signingUp')
+      : t('login.signupSubmit')
+    : busy
+      ? t('login.submitting')
+      : t('login.submit');
 
   return (
     <main className="login" id="main">
@@ -135,7 +145,9 @@ export function LoginForm() {
             />
           </label>
         ) : null}
-        {config.ReCaptcha && config.ReCaptchaKey ? <Recaptcha siteKey={config.ReCaptchaKey} label={t('login.captcha')} handle={captcha} /> : null}
+        {config.ReCaptcha && config.ReCaptchaKey ? (
+          <Recaptcha siteKey={config.ReCaptchaKey} label={t('login.captcha')} handle={captcha} />
+        ) : null}
         <button className="button button--primary button--block" type="submit" disabled={busy}>
           {busy ? <span className="spinner__ring spinner__ring--small" aria-hidden="true" /> : null}
           {submitText}

@@ -36,7 +36,15 @@ export function waitForCaptcha(signal?: AbortSignal): Promise<Grecaptcha> {
   });
 }
 
-export function Recaptcha({ siteKey, label, handle }: { siteKey: string; label: string; handle: RefObject<CaptchaHandle | null> }) {
+export function Recaptcha({
+  siteKey,
+  label,
+  handle,
+}: {
+  siteKey: string;
+  label: string;
+  handle: RefObject<CaptchaHandle | null>;
+}) {
   const el = useRef<HTMLDivElement>(null);
 
   useEffect(() => {

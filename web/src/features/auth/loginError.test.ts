@@ -8,16 +8,27 @@ describe('loginProblem', () => {
   });
   it('reads 409 on signup as a taken username', () => {
     expect(loginProblem(new ApiError(409, '409 Conflict'), 'signup')).toEqual({ kind: 'usernameTaken' });
-    expect(loginProblem(new ApiError(409, '409 Conflict'), 'login')).toEqual({ kind: 'other', message: '409 Conflict' });
+    expect(loginProblem(new ApiError(409, '409 Conflict'), 'login')).toEqual({
+      kind: 'other',
+      message: '409 Conflict',
+    });
   });
   it('reads 429 with Retry-After as a wait (E6)', () => {
-    expect(loginProblem(new ApiError(429, '', false, 42), 'login')).toEqual({ kind: 'tooManyAttempts', seconds: 42 });
+    expect(loginProblem(new ApiError(429, '', false, 42), 'login')).toEqual({
+      kind: 'tooManyAttempts',
+      seconds: 42,
+    });
   });
   it('reads status 0 as no connection', () => {
     expect(loginProblem(new ApiError(0, '000 No connection'), 'login')).toEqual({ kind: 'connection' });
   });
   it("keeps the server's text for anything else", () => {
-    expect(loginProblem(new ApiError(400, '400 Bad Request (password is too short, minimum length is 12)'), 'signup')).toEqual({
+    expect(
+      loginProblem(
+        new ApiError(400, '400 Bad Request (password is too short, minimum length is 12)'),
+        'signup',
+      ),
+    ).toEqual({
       kind: 'other',
       message: '400 Bad Request (password is too short, minimum length is 12)',
     });

@@ -46,7 +46,10 @@ export function Listing({ folder }: { folder: Resource }) {
           <tr key={item.path}>
             <td>
               {item.isDir ? (
-                <Link className="listing__name" to={filesRoute(item.path.endsWith('/') ? item.path : `${item.path}/`)}>
+                <Link
+                  className="listing__name"
+                  to={filesRoute(item.path.endsWith('/') ? item.path : `${item.path}/`)}
+                >
                   <Icon name="folder" size={20} />
                   <span dir="auto">{item.name}</span>
                 </Link>
@@ -57,7 +60,13 @@ export function Listing({ folder }: { folder: Resource }) {
                 </span>
               )}
             </td>
-            <td className="listing__size">{item.isDir ? <span className="visually-hidden">{t('files.folder')}</span> : format.size(item.size)}</td>
+            <td className="listing__size">
+              {item.isDir ? (
+                <span className="visually-hidden">{t('files.folder')}</span>
+              ) : (
+                format.size(item.size)
+              )}
+            </td>
             <td className="listing__modified">
               <time dateTime={item.modified} title={format.dateTime(new Date(item.modified))}>
                 {date(item)}

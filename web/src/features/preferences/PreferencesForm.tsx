@@ -65,7 +65,12 @@ export function PreferencesForm() {
       </label>
       <label className="field">
         <span className="field__label">{t('settings.theme')}</span>
-        <select className="input" name="theme" value={theme} onChange={(e) => handleTheme(e.target.value as ThemeChoice)}>
+        <select
+          className="input"
+          name="theme"
+          value={theme}
+          onChange={(e) => handleTheme(e.target.value as ThemeChoice)}
+        >
           {THEMES.map((choice) => (
             <option key={choice} value={choice}>
               {t(`settings.themes.${choice}`)}

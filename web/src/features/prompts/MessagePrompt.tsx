@@ -12,7 +12,12 @@ function messagePrompt(kind: 'error' | 'success', message: string) {
         title={t(kind === 'error' ? 'prompts.error' : 'prompts.success')}
         onEnter={() => resolve(true)}
         actions={
-          <button type="button" className="button button--primary" data-autofocus onClick={() => resolve(true)}>
+          <button
+            type="button"
+            className="button button--primary"
+            data-autofocus
+            onClick={() => resolve(true)}
+          >
             {t('common.ok')}
           </button>
         }

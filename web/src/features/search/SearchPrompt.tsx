@@ -16,7 +16,10 @@ import { filesRoute } from '../../lib/paths';
 const TYPES = ['image', 'audio', 'video', 'pdf'] as const;
 const NEAR_BOTTOM_PX = 100; // §2: 50 more when scrolled within 100 px of the bottom
 
-type State = { phase: 'idle' } | { phase: 'running' | 'done'; results: SearchResult[] } | { phase: 'failed'; message: string };
+type State =
+  | { phase: 'idle' }
+  | { phase: 'running' | 'done'; results: SearchResult[] }
+  | { phase: 'failed'; message: string };
 
 function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
   const { t } = useTranslation();
@@ -37,10 +40,15 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
     const results: SearchResult[] = [];
     setShown(SEARCH_PAGE);
     setState({ phase: 'running', results });
-    search(dir, query, (r) => {
-      results.push(r);
-      setState({ phase: 'running', results: [...results] });
-    }, controller.signal)
+    search(
+      dir,
+      query,
+      (r) => {
+        results.push(r);
+        setState({ phase: 'running', results: [...results] });
+      },
+      controller.signal,
+    )
       .then(() => setState({ phase: 'done', results: [...results] }))
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
@@ -82,7 +90,12 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
           ))}
         </div>
       </form>
-      <section className="search__results" onScroll={handleScroll} aria-live="polite" aria-busy={state.phase === 'running'}>
+      <section
+        className="search__results"
+        onScroll={handleScroll}
+        aria-live="polite"
+        aria-busy={state.phase === 'running'}
+      >
         {state.phase === 'idle' ? <p className="muted">{t('search.hint')}</p> : null}
         {state.phase === 'failed' ? <p role="alert">{state.message}</p> : null}
         {state.phase === 'running' || state.phase === 'done' ? (
@@ -90,7 +103,11 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
             <ul className="search__list">
               {state.results.slice(0, shown).map((r) => (
                 <li key={r.path}>
-                  <Link className="search__item" to={filesRoute(base + r.path + (r.dir ? '/' : ''))} onClick={() => resolve(true)}>
+                  <Link
+                    className="search__item"
+                    to={filesRoute(base + r.path + (r.dir ? '/' : ''))}
+                    onClick={() => resolve(true)}
+                  >
                     <Icon name={r.dir ? 'folder' : 'file'} size={20} />
                     <span dir="auto">{r.path}</span>
                   </Link>
@@ -98,7 +115,9 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
               ))}
             </ul>
             {state.phase === 'running' ? <Spinner inline label={t('search.searching')} /> : null}
-            {state.phase === 'done' && state.results.length === 0 ? <p className="muted">{t('search.noResults')}</p> : null}
+            {state.phase === 'done' && state.results.length === 0 ? (
+              <p className="muted">{t('search.noResults')}</p>
+            ) : null}
           </>
         ) : null}
       </section>

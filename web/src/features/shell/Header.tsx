@@ -30,7 +30,12 @@ export function Header({ menuOpen, onMenu, onSearch }: HeaderProps) {
         <span className="header__name">{productName()}</span>
       </Link>
       {onSearch ? (
-        <button type="button" className="header__search" onClick={onSearch} aria-keyshortcuts="Control+Shift+F">
+        <button
+          type="button"
+          className="header__search"
+          onClick={onSearch}
+          aria-keyshortcuts="Control+Shift+F"
+        >
           <Icon name="search" size={20} />
           <span className="header__search-text">{t('nav.search')}</span>
         </button>

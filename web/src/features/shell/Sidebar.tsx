@@ -38,8 +38,18 @@ export function Sidebar({ open, onClose, onLogout, usagePath }: SidebarProps) {
   const item = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-item nav-item--active' : 'nav-item');
 
   return (
-    <nav id="sidebar" ref={ref} className={open ? 'sidebar sidebar--open' : 'sidebar'} aria-label={t('nav.main')}>
-      <button type="button" className="icon-button sidebar__close" aria-label={t('nav.closeMenu')} onClick={onClose}>
+    <nav
+      id="sidebar"
+      ref={ref}
+      className={open ? 'sidebar sidebar--open' : 'sidebar'}
+      aria-label={t('nav.main')}
+    >
+      <button
+        type="button"
+        className="icon-button sidebar__close"
+        aria-label={t('nav.closeMenu')}
+        onClick={onClose}
+      >
         <Icon name="close" />
       </button>
       <ul className="nav-list">
@@ -99,7 +109,9 @@ export function Sidebar({ open, onClose, onLogout, usagePath }: SidebarProps) {
           <Icon name="help" size={18} />
           {t('nav.help')}
         </button>
-        {config.Version ? <span className="sidebar__version">{t('nav.version', { version: config.Version })}</span> : null}
+        {config.Version ? (
+          <span className="sidebar__version">{t('nav.version', { version: config.Version })}</span>
+        ) : null}
       </div>
     </nav>
   );

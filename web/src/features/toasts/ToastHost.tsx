@@ -10,10 +10,19 @@ export function ToastHost() {
   return (
     <section className="toasts" aria-label={t('toasts.region')}>
       {toasts.map((toast) => (
-        <div key={toast.id} className={`toast toast--${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+        <div
+          key={toast.id}
+          className={`toast toast--${toast.kind}`}
+          role={toast.kind === 'error' ? 'alert' : 'status'}
+        >
           <Icon name={toast.kind === 'error' ? 'error' : 'check'} />
           <span className="toast__message">{toast.message}</span>
-          <button type="button" className="icon-button icon-button--small" aria-label={t('toasts.dismiss')} onClick={() => dismissToast(toast.id)}>
+          <button
+            type="button"
+            className="icon-button icon-button--small"
+            aria-label={t('toasts.dismiss')}
+            onClick={() => dismissToast(toast.id)}
+          >
             <Icon name="close" size={18} />
           </button>
         </div>
