@@ -355,3 +355,23 @@ describe('GET /api/usage/{path}', () => {
     expect(await (await srv.fetch('/api/usage/a.txt', { token: u.token })).json()).toEqual({ total: 0, used: 0 });
   });
 });
+
+describe('POST/PUT with --max-upload-size', () => {
+  const srv = useServer({ maxUploadSize: 10 });
+  it('answers 413 for a larger body; nothing is written and an old file stays', async () => {
+    const u = await member(srv.get());
+    await put(u.dir, 'a.txt', 'old');
+    expect((await srv.fetch('/api/resources/b.txt', { method: 'POST', token: u.token, body: 'x'.repeat(11) })).status).toBe(413);
+    expect((await srv.fetch('/api/resources/a.txt?override=true', { method: 'POST', token: u.token, body: 'x'.repeat(11) })).status).toBe(413);
+    expect((await srv.fetch('/api/resources/a.txt', { method: 'PUT', token: u.token, body: 'x'.repeat(11) })).status).toBe(413);
+    // A chunked body (no declared length) is cut off while streaming.
+    async function* chunks() {
+      for (let i = 0; i < 4; i++) yield Buffer.from('xxxx');
+    }
+    const streamed = await srv.fetch('/api/resources/c.txt', { method: 'POST', token: u.token, body: ReadableStreamFrom(chunks()), duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await readFile(path.join(u.dir, 'a.txt'), 'utf8')).toBe('old');
+    expect((await readdir(u.dir)).sort()).toEqual(['a.txt']);
+    expect((await srv.fetch('/api/resources/d.txt', { method: 'POST', token: u.token, body: 'x'.repeat(10) })).status).toBe(200);
+  });
+});

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requirePerm } from '../../auth/guard.js';
-import { statusBody } from '../../http/errors.js';
+import { PayloadTooLarge, statusBody } from '../../http/errors.js';
 import { openRead } from '../../fs/ops.js';
 import { rfc3339Nano } from '../../fs/format.js';
 import { createResourceService } from './service.js';
@@ -21,6 +21,24 @@ const PatchQuery = Type.Object({
 });
 
 const OK = statusBody(200);
+
+/**
+ * The request body as a byte source, bounded by --max-upload-size (0 = unlimited): a larger
+ * declared length is refused before anything is written, a longer stream aborts the write (413;
+ * the staging file is removed, an old file stays).
+ */
+function bodyOf(req: FastifyRequest, max: number): () => AsyncIterable<Uint8Array> {
+  if (max > 0 && Number(req.headers['content-length']) > max) throw new PayloadTooLarge('upload too large');
+  return () =>
+    (async function* () {
+      let seen = 0;
+      for await (const chunk of req.raw as AsyncIterable<Buffer>) {
+        seen += chunk.length;
+        if (max > 0 && seen > max) throw new PayloadTooLarge('upload too large');
+        yield chunk;
+      }
+    })();
+}
 
 /** Resources API (api.md §8). Permission guards run in onRequest, before a body is read (S11). */
 export async function resourcesRoutes(app: FastifyInstance): Promise<void> {
@@ -73,13 +91,13 @@ export async function resourcesRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/resources/*', writeOpts('create'), async (req, reply) => {
     const override = (req.query as { override?: string }).override === 'true';
-    const out = await resources.create(req.user, tail(req), () => req.raw, override);
+    const out = await resources.create(req.user, tail(req), bodyOf(req, deps.config.maxUploadSize), override);
     if (out) void reply.header('ETag', out.etag);
     return reply.code(200).type('text/plain; charset=utf-8').send(OK);
   });
 
   app.put('/api/resources/*', writeOpts('modify'), async (req, reply) => {
-    const out = await resources.save(req.user, tail(req), () => req.raw);
+    const out = await resources.save(req.user, tail(req), bodyOf(req, deps.config.maxUploadSize));
     return reply.code(200).header('ETag', out.etag).type('text/plain; charset=utf-8').send(OK);
   });
 
