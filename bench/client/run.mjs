@@ -2,7 +2,7 @@
 // Client budgets (bench/README.md "## Client"): the JavaScript the login screen needs, gzipped,
 // and how fast the login screen paints, measured in Debian's Chromium against the real built
 // server on 127.0.0.1. Cold loads: a fresh browser context (empty cache) for every run.
-//   node bench/client/login.mjs [--runs=15] [--json=out.json]
+//   node bench/client/run.mjs [--runs=15] [--json=out.json]
 // Exits 1 when a budget is exceeded: JS > 150 KB gzipped, or median paint >= 1000 ms.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
