@@ -6,9 +6,9 @@ import { defineConfig } from 'vite';
 // build serves every base URL.
 const STATIC = '/__COFFER_STATIC__/';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
-  base: STATIC,
+  base: command === 'build' ? STATIC : '/',
   plugins: [react()],
   build: {
     outDir: 'dist',
@@ -25,4 +25,11 @@ export default defineConfig({
       return STATIC + filename;
     },
   },
-});
+  // `npm run dev -w @coffer/web`: the API and static images come from a running Coffer server.
+  server: {
+    host: '127.0.0.1',
+    proxy: Object.fromEntries(
+      ['/api', '/static'].map((p) => [p, { target: process.env.COFFER_URL ?? 'http://127.0.0.1:8080' }]),
+    ),
+  },
+}));
