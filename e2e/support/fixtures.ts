@@ -1,6 +1,6 @@
 /**
  * The test object every spec uses: a real server per worker (`server`), screenshots kept in
- * e2e/artifacts/screens, and a page that fails the test on any uncaught page error.
+ * e2e/artifacts/screens, and a page that fails the test on any uncaught error or CSP refusal.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -41,8 +41,12 @@ export const test = base.extend<{ pageErrors: string[] }, { server: RunningServe
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
+      // The page's strict CSP (S62) must never have to refuse anything the client does.
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && /Content Security Policy|Refused to/.test(msg.text())) errors.push(msg.text());
+      });
       await use(errors);
-      expect(errors, 'uncaught errors in the page').toEqual([]);
+      expect(errors, 'uncaught errors or CSP refusals in the page').toEqual([]);
     },
     { auto: true },
   ],
