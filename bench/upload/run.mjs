@@ -105,10 +105,11 @@ function sha256File(file) {
   });
 }
 
-function tusUpload(endpoint, file, headers = {}) {
+function tusUpload(endpoint, file, headers = {}, uploadSize = undefined) {
   return new Promise((resolve, reject) => {
     const up = new tus.Upload(createReadStream(file), {
       endpoint,
+      uploadSize,
       chunkSize: CHUNK,
       retryDelays: [0, 1000, 2000, 4000, 8000],
       parallelUploads: 1,
@@ -201,7 +202,7 @@ try {
   const coffer = spawn(
     process.execPath,
     [path.join(repo, 'server/bin/coffer.js'), 'serve', '--root', root, '--database', path.join(dir, 'coffer.db'), '--address', '127.0.0.1', '--port', String(cofferPort), '--log', ''],
-    { cwd: dir, env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password }, stdio: 'ignore' },
+    { cwd: dir, env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   children.push(coffer);
   const cofferUrl = `http://127.0.0.1:${cofferPort}`;
@@ -216,6 +217,15 @@ try {
   const ref = startProcess([path.join(repo, 'bench/upload/tus-reference.mjs'), String(refPort), store]);
   children.push(ref.proc);
   await ref.ready;
+
+  // Warm-up, not measured: one small upload to each server (JIT, first files and folders).
+  {
+    const warm = path.join(dir, 'warm.bin');
+    writeFileSync(warm, randomBytes(32 * MIB));
+    await tusUpload(`${cofferUrl}/api/tus/warm.bin?override=false`, warm, { 'X-Auth': token }, 32 * MIB);
+    await tusUpload(`http://127.0.0.1:${refPort}/files/`, warm, {}, 32 * MIB);
+    rmSync(path.join(root, 'warm.bin'));
+  }
 
   const results = { cofferTus: [], reference: [], cofferTusRaw: [], referenceRaw: [], cofferPost: [], cp: [], cpSync: [] };
   const record = (list, name, r) => {
