@@ -11,7 +11,8 @@ export function useFormat() {
     locale,
     size(bytes: number): string {
       const { value, unit } = splitBytes(bytes);
-      return t(`units.${unit}`, { value: formatSizeNumber(value, unit, locale) });
+      // First-strong isolation: "1.5 KiB" keeps its own order inside a right-to-left sentence.
+      return `\u2068${t(`units.${unit}`, { value: formatSizeNumber(value, unit, locale) })}\u2069`;
     },
     dateTime(date: Date): string {
       return formatDateTime(date, locale);
