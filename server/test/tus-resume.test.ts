@@ -53,7 +53,8 @@ describe('a server killed mid-upload', () => {
   it('resumes after SIGKILL and a restart; the file arrives byte for byte and never half', async () => {
     const token = await child.login();
     const data = bytes(24 * 1024 * 1024);
-    const tus = { chunkSize: 1024 * 1024, retryCount: 5 };
+    // Retries as the settings give them (8 → delays up to 20 s): room for a slow restart.
+    const tus = { chunkSize: 1024 * 1024, retryCount: 8 };
     let killedAt = -1;
     let restarted: Promise<void> | undefined;
     const run = startUpload({
