@@ -19,7 +19,7 @@ function stagingDir(srv: TestServer): string {
 }
 
 async function stagedFiles(srv: TestServer): Promise<string[]> {
-  return (await readdir(stagingDir(srv))).sort();
+  return (await readdir(stagingDir(srv)).catch(() => [] as string[])).sort();
 }
 
 async function exists(p: string): Promise<boolean> {

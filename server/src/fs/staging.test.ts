@@ -56,11 +56,15 @@ describe('chooseDataDir', () => {
 });
 
 describe('staging files', () => {
-  it('lives in <data dir>/uploads, 0750, and creates files 0640 once', async () => {
+  it('lives in <data dir>/uploads, 0750, made with the first upload, and creates files 0640 once', async () => {
     expect(staging.dir).toBe(path.join(dir, 'data', 'uploads'));
-    expect((await stat(staging.dir)).mode & 0o777).toBe(0o750);
     expect(staging.sameDevice).toBe(true);
+    await expect(stat(path.join(dir, 'data'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await staging.list()).toEqual([]);
+    expect(await staging.freeBytes()).toBeGreaterThan(0);
     await staging.create(ID);
+    expect((await stat(staging.dir)).mode & 0o777).toBe(0o750);
+    expect((await stat(path.join(dir, 'data'))).mode & 0o777).toBe(0o750);
     expect((await stat(path.join(staging.dir, ID))).mode & 0o777).toBe(0o640);
     await expect(staging.create(ID)).rejects.toMatchObject({ code: 'EEXIST' });
     expect(await staging.size(ID)).toBe(0);
@@ -96,6 +100,7 @@ describe('staging files', () => {
       () => false,
     );
     if (!ok) return;
+    await mkdir(staging.dir, { recursive: true });
     await symlink('/dev/full', path.join(staging.dir, ID));
     await expect(staging.writeChunk(ID, 0, iter('abc'), 10)).rejects.toMatchObject({ code: 'ENOSPC' });
   });
@@ -103,6 +108,7 @@ describe('staging files', () => {
   it('removes only its own file and never what a link points to (S8)', async () => {
     const victim = path.join(dir, 'victim.txt');
     await writeFile(victim, 'keep');
+    await mkdir(staging.dir, { recursive: true });
     await symlink(victim, path.join(staging.dir, ID));
     await staging.remove(ID);
     expect(await readFile(victim, 'utf8')).toBe('keep');

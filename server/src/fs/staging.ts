@@ -156,13 +156,37 @@ export async function parentBlocked(target: ScopedPath): Promise<boolean> {
   return false;
 }
 
-/** Opens (creating) the staging area under the data dir. */
+/** The nearest existing folder at or above `p` (the data dir may not exist yet). */
+async function nearestExisting(p: string): Promise<string> {
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      await stat(cur);
+      return cur;
+    } catch {
+      const parent = path.dirname(cur);
+      if (parent === cur) return cur;
+      cur = parent;
+    }
+  }
+}
+
+/**
+ * Opens the staging area under the data dir. The folders are created with the first upload, so
+ * a server that never receives one leaves nothing behind.
+ */
 export async function openStaging(dataDir: string, serverRoot: string): Promise<StagingArea> {
-  await mkdir(dataDir, { recursive: true, mode: STAGED_DIR_MODE });
   const dir = path.join(dataDir, 'uploads');
-  await mkdir(dir, { recursive: true, mode: STAGED_DIR_MODE });
-  const [a, b] = await Promise.all([stat(dir), stat(path.resolve(serverRoot))]);
+  const [a, b] = await Promise.all([stat(await nearestExisting(dir)), stat(path.resolve(serverRoot))]);
   const sameDevice = a.dev === b.dev;
+  let made: Promise<unknown> | undefined;
+  const ensureDir = async () => {
+    made ??= mkdir(dir, { recursive: true, mode: STAGED_DIR_MODE }).catch((err: unknown) => {
+      made = undefined;
+      throw err;
+    });
+    await made;
+  };
 
   async function moveInPlace(from: string, to: string, override: boolean): Promise<void> {
     if (override) {
@@ -178,7 +202,9 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     dir,
     sameDevice,
     async create(id) {
-      const fh = await open(fileOf(dir, id), 'wx', STAGED_FILE_MODE);
+      const file = fileOf(dir, id);
+      await ensureDir();
+      const fh = await open(file, 'wx', STAGED_FILE_MODE);
       await fh.close();
     },
     async size(id) {
@@ -333,7 +359,14 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     },
     async list() {
       const out: { id: string; mtimeMs: number }[] = [];
-      for (const name of await readdir(dir)) {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+        throw err;
+      }
+      for (const name of names) {
         if (!ID.test(name)) continue;
         try {
           const st = await lstat(path.join(dir, name));
@@ -345,7 +378,7 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
       return out;
     },
     async freeBytes() {
-      const s = await statfs(dir);
+      const s = await statfs(await nearestExisting(dir));
       return Number(s.bavail) * Number(s.bsize);
     },
   };
