@@ -3,7 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from './config/schema.js';
-import { openDb, type Db } from './db/index.js';
+import { isPostgresUrl, openDb, type Db } from './db/index.js';
+import { reservePath } from './fs/reserved.js';
+import { chooseDataDir } from './fs/staging.js';
 import { hashPassword, randomPassword } from './auth/passwords.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createUserRepository, type UserRepository } from './features/users/repository.js';
@@ -98,9 +100,19 @@ export async function initialise(
   return result;
 }
 
+/** Coffer's own files are never served, whatever the root (fs/reserved.ts). */
+async function reserveOwnFiles(config: ServerConfig): Promise<void> {
+  if (!isPostgresUrl(config.database)) {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) await reservePath(path.resolve(config.database) + suffix);
+  }
+  if (config.cacheDir) await reservePath(config.cacheDir);
+  await reservePath((await chooseDataDir(config)).dir);
+}
+
 /** Opens the database and builds every service the app needs. */
 export async function createDeps(config: ServerConfig, options: Partial<AppOptions> = {}, explicitServer: Partial<ServerConfig> = {}) {
   const db = await openDb(config.database);
+  await reserveOwnFiles(config);
   const users = createUserRepository(db);
   const settings = createSettingsRepository(db);
   const firstRun = await initialise(users, settings, config, explicitServer);

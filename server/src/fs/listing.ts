@@ -12,6 +12,7 @@ import type { Rule, Sorting } from '@coffer/protocol';
 import { extensionOf, detectType, type ResourceType } from './types.js';
 import { cachedRfc3339Nano, goFileMode, isDirMode, isRegularMode, rfc3339Nano, splitNs } from './format.js';
 import { isTempName } from './names.js';
+import { isReservedEntry } from './reserved.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { sortIndices, type SortSource } from './sort.js';
@@ -84,7 +85,7 @@ async function collect(dir: ScopedPath, viewer: RuleSubject, globalRules: readon
     const kind = raw.kind[i]!;
     if (kind === ENTRY.escaping || kind === ENTRY.gone) continue;
     const name = raw.names[i]!;
-    if (isTempName(name)) continue;
+    if (isTempName(name) || isReservedEntry(dir.real, name)) continue;
     if (viewer.hideDotfiles && name.startsWith('.')) continue;
     if (!noRules && isDenied(viewer, prefix + name, globalRules)) continue;
     if (kind === ENTRY.link) link[i] = 1;

@@ -11,6 +11,7 @@ import type { Rule } from '@coffer/protocol';
 import { BadRequest, Forbidden, HttpError, NotFound } from '../http/errors.js';
 import { canonicalPath, type CanonicalPath } from './canonical.js';
 import { isTempName } from './names.js';
+import { isReserved } from './reserved.js';
 import { isDenied, type RuleSubject } from './rules.js';
 
 /** Linux's own limit on links followed in one resolution (MAXSYMLINKS). */
@@ -217,6 +218,7 @@ export async function resolveInArea(
       else wrapFsError(err);
     }
   }
+  if (isReserved(real) || isReserved(entry)) throw new Forbidden('reserved for the server');
   if (!exists && opts.mustExist) throw new NotFound();
   return { virtual, real, entry, root: area.root, trailingSlash: canon.trailingSlash, exists, isSymlink, stat: st } as ScopedPath;
 }

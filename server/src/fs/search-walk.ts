@@ -10,6 +10,8 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { ScopedPath } from './resolve.js';
 import { linkTarget } from './walk.js';
+import { isReservedEntry } from './reserved.js';
+import { isTempName } from './names.js';
 
 export interface SearchFolder {
   /** Relative to the searched folder ('' for the folder itself). */
@@ -44,8 +46,9 @@ export function hitVirtual(h: SearchHit): string {
 const BATCH = 512;
 const YIELD_EVERY_MS = 20;
 
-function list(real: string): Promise<Dirent[]> {
-  return readdir(real, { withFileTypes: true }).catch(() => []);
+async function list(real: string): Promise<Dirent[]> {
+  const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
+  return entries.filter((d) => !isTempName(d.name) && !isReservedEntry(real, d.name));
 }
 
 function byName(a: Dirent, b: Dirent): number {
