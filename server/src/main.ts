@@ -47,7 +47,8 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST }, explicitServer);
   // Loaded here so the admin sub-commands start without the HTTP stack.
   const { buildApp, loggerOptions } = await import('./app.js');
-  const app = await buildApp(deps, { logger: loggerOptions(config) });
+  const https = config.cert && config.key ? { cert: await readFile(config.cert), key: await readFile(config.key) } : undefined;
+  const app = await buildApp(deps, { logger: loggerOptions(config), https });
   logFirstRun(app.log, firstRun);
   if (!config.disableExec) app.log.warn('command execution is enabled: users with the execute permission can run their allowed commands');
   // S71: a shell interprets everything after the checked first word.

@@ -85,7 +85,7 @@ export function run(ws: Workspace, args: string[], extraEnv: Record<string, stri
 
 export interface ServeProcess {
   proc: ChildProcess;
-  /** http://127.0.0.1:<port> (no base URL). */
+  /** http(s)://127.0.0.1:<port> (no base URL). */
   origin: string;
   port: number;
   /** Every stdout line so far (JSON log lines). */
@@ -132,11 +132,12 @@ export async function serve(ws: Workspace, args: string[], extraEnv: Record<stri
         reject(new Error(`the server exited (${code}) before a line matching ${re}; stdout:\n${lines.join('\n')}\nstderr:\n${err}`));
       });
     });
-  const listening = await waitFor(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
-  const port = Number(/127\.0\.0\.1:(\d+)/.exec(listening)![1]);
+  const listening = await waitFor(/Server listening at https?:\/\/127\.0\.0\.1:\d+/);
+  const [, scheme, portText] = /(https?):\/\/127\.0\.0\.1:(\d+)/.exec(listening)!;
+  const port = Number(portText);
   return {
     proc,
-    origin: `http://127.0.0.1:${port}`,
+    origin: `${scheme}://127.0.0.1:${port}`,
     port,
     lines,
     stderr: () => err,

@@ -3,10 +3,12 @@
  * a running server, flag precedence, exit codes.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, freePort, login, pageConfig, run, serve, workspace, type ServeProcess, type Workspace } from './cli-process.js';
 
@@ -281,6 +283,29 @@ describe('serve flags', { timeout: 90_000 }, () => {
     await check(['-c', cfg], {}, file);
     await check(['-c', cfg], { COFFER_PORT: String(env) }, env);
     await check(['-c', cfg, '--port', String(flag)], { COFFER_PORT: String(env) }, flag);
+  });
+
+  it.skipIf(spawnSync('openssl', ['version']).status !== 0)('serves HTTPS with --cert and --key, with HSTS on the page', async () => {
+    ws = await workspace();
+    const cert = path.join(ws.dir, 'cert.pem');
+    const key = path.join(ws.dir, 'key.pem');
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1']);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    const s = await start(['--cert', cert, '--key', key], { COFFER_ADMIN_PASSWORD: GOOD_PASSWORD });
+    expect(s.origin).toMatch(/^https:/);
+    const { res, protocol } = await new Promise<{ res: http.IncomingMessage; protocol: string | null }>((resolve, reject) => {
+      https
+        .get(`${s.origin}/files/`, { rejectUnauthorized: false }, (r) => {
+          const protocol = (r.socket as TLSSocket).getProtocol();
+          r.resume();
+          r.on('end', () => resolve({ res: r, protocol }));
+        })
+        .on('error', reject);
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(protocol).toMatch(/^TLSv1\.[23]$/);
+    expect(await s.stop()).toBe(0);
   });
 
   it('listens on a Unix socket with --socket-perm', async () => {
