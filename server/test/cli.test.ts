@@ -326,7 +326,13 @@ describe('serve flags', { timeout: 90_000 }, () => {
         });
         void exited.then(() => reject(new Error(`exited early: ${out}`)));
       });
-      expect((await stat(socket)).mode & 0o777).toBe(0o660);
+      // The listening line is logged just before the mode is set: wait for it (bounded).
+      let mode = 0;
+      for (let i = 0; i < 100 && mode !== 0o660; i++) {
+        mode = (await stat(socket)).mode & 0o777;
+        if (mode !== 0o660) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(mode).toBe(0o660);
       const body = await new Promise<string>((resolve, reject) => {
         http.get({ socketPath: socket, path: '/health' }, (res) => {
           let b = '';
