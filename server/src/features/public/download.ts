@@ -7,12 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import { BadRequest } from '../../http/errors.js';
-import { contentTypeOf, formatFor, type ArchiveFormat } from '../archive/formats.js';
+import { formatFor, type ArchiveFormat } from '../archive/formats.js';
 import { archiveName, commonBase, topLevelOnly } from '../archive/names.js';
-import { streamArchive, type ArchivePlan } from '../archive/service.js';
-import { contentDisposition } from '../raw/disposition.js';
+import type { ArchivePlan } from '../archive/service.js';
+import { sendArchive } from '../archive/send.js';
 import { sendResolvedFile } from '../raw/routes.js';
-import { FILE_CSP } from '../raw/send.js';
 import { resolveInShare, type PublicTarget } from './service.js';
 
 export interface DownloadQuery {
@@ -53,32 +52,5 @@ export async function sendPublicDownload(req: FastifyRequest, reply: FastifyRepl
   if (!format) throw new BadRequest('unsupported archive format'); // S57
   const plan = await planShareArchive(t, q.files, format);
 
-  // Everything is checked: from here on the answer is a stream.
-  void reply.header('Content-Type', contentTypeOf(format));
-  void reply.header('Content-Disposition', contentDisposition('attachment', plan.name));
-  void reply.header('X-Content-Type-Options', 'nosniff');
-  void reply.header('Content-Security-Policy', FILE_CSP);
-  void reply.header('Cache-Control', 'private');
-  void reply.header('Last-Modified', st.mtime.toUTCString());
-  if (req.method === 'HEAD') return reply.code(200).send();
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, reply.getHeaders() as Record<string, string>);
-  res.flushHeaders();
-  const abort = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) abort.abort();
-  };
-  res.on('close', onClose);
-  try {
-    await streamArchive(plan, format, res, { user: t.owner, globalRules: t.globalRules, signal: abort.signal, log: req.log });
-  } catch (err) {
-    if (abort.signal.aborted) req.log.debug('public archive download cancelled by the client');
-    else req.log.error({ err }, 'public archive failed after streaming started');
-    // No terminating chunk: a truncated archive never looks complete (S57).
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-  return reply;
+  return sendArchive(req, reply, { plan, format, mtime: st.mtime, user: t.owner, globalRules: t.globalRules });
 }

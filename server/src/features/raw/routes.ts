@@ -8,8 +8,9 @@ import { requirePerm } from '../../auth/guard.js';
 import { openFileStream } from '../../fs/read.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import { BadRequest } from '../../http/errors.js';
-import { contentTypeOf, formatFor } from '../archive/formats.js';
-import { planArchive, streamArchive } from '../archive/service.js';
+import { formatFor } from '../archive/formats.js';
+import { planArchive } from '../archive/service.js';
+import { sendArchive } from '../archive/send.js';
 import { contentDisposition } from './disposition.js';
 import { inlineContentType } from './content-type.js';
 import { etagFor, FILE_CSP, sendFileBody } from './send.js';
@@ -70,40 +71,7 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
     const globalRules = await files.globalRules();
     const plan = await planArchive(files, req.user, p, q.files, format);
 
-    // Everything is checked: from here on the answer is a stream (S57).
-    void reply.header('Content-Type', contentTypeOf(format));
-    void reply.header('Content-Disposition', contentDisposition('attachment', plan.name));
-    void reply.header('Content-Security-Policy', FILE_CSP);
-    void reply.header('Cache-Control', 'private');
-    void reply.header('Last-Modified', st.mtime.toUTCString());
-    if (req.method === 'HEAD') return reply.code(200).send();
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, reply.getHeaders() as Record<string, string>);
-    res.flushHeaders();
-    const abort = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort();
-    };
-    res.on('close', onClose);
-    // pipeline() destroys the response with its error after it stopped listening; that error is
-    // handled below, the event must not become an uncaught exception.
-    res.on('error', () => undefined);
-    try {
-      await streamArchive(plan, format, res, {
-        user: req.user,
-        globalRules,
-        signal: abort.signal,
-        log: req.log,
-      });
-    } catch (err) {
-      if (abort.signal.aborted) req.log.debug('archive download cancelled by the client');
-      else req.log.error({ err }, 'archive failed after streaming started');
-      // Cut the connection: no terminating chunk, so a truncated archive never looks complete.
-      res.destroy();
-    } finally {
-      res.off('close', onClose);
-    }
+    return sendArchive(req, reply, { plan, format, mtime: st.mtime, user: req.user, globalRules });
   };
   for (const url of ['/api/raw', '/api/raw/*']) {
     app.get(
