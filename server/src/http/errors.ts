@@ -67,6 +67,7 @@ const ERRNO_STATUS: Record<string, number> = {
   EINVAL: 400,
   ELOOP: 403,
   ENOSPC: 507,
+  EFBIG: 507,
   EDQUOT: 507,
   EXDEV: 500,
 };
