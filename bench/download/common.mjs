@@ -48,14 +48,14 @@ function stopper(child) {
 }
 
 /** The built server (`npm run build` first) on `root`, with its own SQLite file in `dir`. */
-export async function startCoffer(dir, root, extraArgs = []) {
-  if (!existsSync(path.join(repo, 'server/dist/main.js')))
+export async function startCoffer(dir, root, extraArgs = [], bin = path.join(repo, 'server/bin/coffer.js')) {
+  if (!existsSync(path.join(path.dirname(bin), '../dist/main.js')))
     throw new Error('server/dist is missing: run `npm run build` first');
   const port = await freePort();
   const child = spawn(
     process.execPath,
     [
-      path.join(repo, 'server/bin/coffer.js'),
+      bin,
       'serve',
       '--root',
       root,

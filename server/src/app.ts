@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServerConfig } from './config/schema.js';
 import type { Deps } from './services.js';
@@ -56,16 +56,34 @@ export function loggerOptions(config: Pick<ServerConfig, 'log'>, level = 'info')
   } as FastifyServerOptions['logger'];
 }
 
+/**
+ * S25/E4: ONE access line per request, when it has been answered: method, path (secret query
+ * values redacted by the `req` serializer), status, duration, user id when known; the request id
+ * comes with the request's logger. Fastify's "incoming request" line is not written (it doubled the
+ * logging cost of small requests). /health, /ready, /metrics and /static log at `warn` (their
+ * route logLevel), so they stay out of the access log.
+ */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    const line = { req, res: reply, responseTime: reply.elapsedTime, userId: req.user?.id };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 /** The ONE factory of the HTTP app, used by main and by every test. */
 export async function buildApp(
   deps: Deps,
   opts: { logger?: FastifyServerOptions['logger']; https?: { cert: Buffer; key: Buffer } } = {},
 ): Promise<App> {
   const { config } = deps;
+  const logger = opts.logger ?? loggerOptions(config);
   const app = Fastify({
     // api.md §6: TLS when --cert and --key are set, TLS 1.2 at least.
     ...(opts.https ? { https: { ...opts.https, minVersion: 'TLSv1.2' } } : {}),
-    logger: opts.logger ?? loggerOptions(config),
+    logger,
+    logController: new AccessLog(),
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     bodyLimit: 1024 * 1024, // S80
     return503OnClosing: true,

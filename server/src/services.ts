@@ -120,7 +120,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
   if (!key) throw new Error('the database has no signing key');
   await mkdir(path.resolve(config.root), { recursive: true });
   const tokens = createTokenService({ db, key, lifetimeSeconds: config.tokenExpirationTime });
-  const files = createFileService({ config, globalRules: async () => (await settings.settings()).rules });
+  const files = createFileService({ config, globalRules: () => settings.globalRules() });
   const deps: Deps = {
     config,
     db,

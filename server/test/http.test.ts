@@ -113,6 +113,49 @@ describe('logging (S25)', () => {
   });
 });
 
+describe('access log (S25, E1–E4)', () => {
+  it('writes one line per answered request with status, duration, user id and request id; health, ready and metrics stay out', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        cb();
+      },
+    });
+    const srv = await startServer();
+    try {
+      const token = await srv.login();
+      const logged = await buildApp(srv.deps, { logger: { ...(loggerOptions({ log: 'stdout' }) as object), stream: sink } as never });
+      await logged.listen({ host: '127.0.0.1', port: 0 });
+      const addr = logged.server.address() as { port: number };
+      const base = `http://127.0.0.1:${addr.port}`;
+      for (const p of ['/health', '/ready', '/metrics']) expect((await fetch(`${base}${p}`)).status, p).toBeLessThan(500);
+      const res = await fetch(`${base}/api/raw/missing.txt?token=SECRET-Q`, { headers: { 'X-Auth': token, 'X-Request-Id': 'access-1' } });
+      expect(res.status).toBe(404);
+      expect((await fetch(`${base}/api/usage/`, { headers: { 'X-Request-Id': 'access-2' } })).status).toBe(401);
+      await logged.close();
+      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(entries.some((e) => e.msg === 'incoming request')).toBe(false);
+      const access = entries.filter((e) => e.msg === 'request completed');
+      expect(access.map((e) => e.reqId)).toEqual(['access-1', 'access-2']); // nothing for /health, /ready, /metrics
+      // Other lines about a request (its refusal reason) carry its id too (E4).
+      for (const e of entries.filter((x) => x.reqId !== undefined)) expect(['access-1', 'access-2']).toContain(e.reqId);
+      type Line = { msg: string; req: { method: string; url: string }; res: { statusCode: number }; responseTime: unknown; userId?: number };
+      const [first, second] = access as unknown as [Line, Line];
+      expect(first.msg).toBe('request completed');
+      expect(first.req).toMatchObject({ method: 'GET', url: '/api/raw/missing.txt?token=[redacted]' });
+      expect(first.res).toEqual({ statusCode: 404 });
+      expect(typeof first.responseTime).toBe('number');
+      expect(first.userId).toBe(1);
+      expect(second.res).toEqual({ statusCode: 401 });
+      expect(second.userId).toBeUndefined();
+      expect(lines.join('\n')).not.toContain(token.split('.')[2]);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('router-level refusals (S2)', () => {
   const srv = useServer();
   it('answers a bad percent escape with the plain 400 body, never echoing the URL', async () => {

@@ -35,10 +35,10 @@ export function createAuthenticate(deps: { tokens: TokenService; users: UserRepo
   return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = tokenFrom(req);
     if (!token) throw new Unauthorized();
-    const session = await deps.tokens.verify(token);
-    if (!session) throw new Unauthorized();
-    const user = await deps.users.byId(session.userId);
-    if (!user) throw new Unauthorized(); // S22: a deleted user's tokens are dead
+    // One query: the live session and its user (S20–S22: a revoked session or deleted user fails at once).
+    const found = await deps.tokens.verifyWithUser(token);
+    if (!found) throw new Unauthorized();
+    const { session, user } = found;
     req.user = user;
     req.session = session;
     const now = deps.tokens.now();

@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** The SQLite handle under `kysely` (SQLite only), for statements prepared once (db/prepared.ts). */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export async function openDb(database: string): Promise<Db> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    db = { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    db = { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
   }
   await migrate(db);
   return db;

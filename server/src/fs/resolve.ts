@@ -143,9 +143,20 @@ async function resolveReal(within: string, names: string[]): Promise<Walked> {
   return walkReal(within, names);
 }
 
-/** Real path of the server root (it must exist). */
+const rootReal = new Map<string, string>();
+
+/**
+ * Real path of the server root (it must exist). Found once per root: the root is fixed for the
+ * server's life (a failure is not remembered, so a root that appears later is found then).
+ */
 export async function serverRootReal(serverRoot: string): Promise<string> {
-  return realpath(path.resolve(serverRoot));
+  const abs = path.resolve(serverRoot);
+  const known = rootReal.get(abs);
+  if (known !== undefined) return known;
+  const real = await realpath(abs);
+  if (rootReal.size > 100) rootReal.clear();
+  rootReal.set(abs, real);
+  return real;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { AuthMethod } from '@coffer/protocol';
+import type { AuthMethod, Rule } from '@coffer/protocol';
 import type { Db } from '../../db/index.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { ServerConfig } from '../../config/schema.js';
 import { defaultSettings, readBack, type StoredSettings } from './defaults.js';
 
@@ -24,10 +25,19 @@ export function defaultAuther(method: AuthMethod = 'json'): AutherConfig {
 /** Global key/value records: settings, auther, stored server settings, signing key. */
 export function createSettingsRepository(db: Db) {
   const k = db.kysely;
-  async function get<T>(key: string): Promise<T | undefined> {
-    const r = await k.selectFrom('kv').select('value').where('key', '=', key).executeTakeFirst();
-    return r ? (JSON.parse(r.value) as T) : undefined;
+  const readKv = prepareQuery(db, k.selectFrom('kv').select('value').where('key', '=', ''));
+  async function text(key: string): Promise<string | undefined> {
+    const [r] = await readKv([key]);
+    return r?.value;
   }
+  async function get<T>(key: string): Promise<T | undefined> {
+    const t = await text(key);
+    return t === undefined ? undefined : (JSON.parse(t) as T);
+  }
+  // The global rules are read on every file request. The stored record is still read each time (a
+  // PUT /api/settings on any instance counts at once); it is parsed again only when its text changed.
+  let rulesFrom: string | undefined | null = null;
+  let rulesCached: readonly Rule[] = [];
   async function put(key: string, value: unknown): Promise<void> {
     const text = JSON.stringify(value);
     await k
@@ -46,6 +56,16 @@ export function createSettingsRepository(db: Db) {
       return readBack({ ...defaultSettings(), ...((await get<StoredSettings>('settings')) ?? {}) });
     },
     saveSettings: (s: StoredSettings) => put('settings', s),
+    /** settings().rules, not to be modified (shared between requests). */
+    async globalRules(): Promise<readonly Rule[]> {
+      const t = await text('settings');
+      if (t !== rulesFrom) {
+        const stored = t === undefined ? {} : (JSON.parse(t) as Partial<StoredSettings>);
+        rulesCached = readBack({ ...defaultSettings(), ...stored }).rules;
+        rulesFrom = t;
+      }
+      return rulesCached;
+    },
     async auther(): Promise<AutherConfig> {
       return { ...defaultAuther(), ...((await get<AutherConfig>('auther')) ?? {}) };
     },

@@ -25,7 +25,8 @@ export interface UserRecord {
 }
 export type NewUser = Omit<UserRecord, 'id' | 'updatedAt'>;
 
-function fromRow(r: Selectable<UsersTable>): UserRecord {
+/** A `users` row as a UserRecord (also used by the token check's joined query). */
+export function userFromRow(r: Selectable<UsersTable>): UserRecord {
   return {
     id: Number(r.id),
     username: r.username,
@@ -88,16 +89,16 @@ export function createUserRepository(db: Db, now: () => number = () => Math.floo
       return Number(r.n);
     },
     async list(): Promise<UserRecord[]> {
-      return (await k.selectFrom('users').selectAll().orderBy('id').execute()).map(fromRow);
+      return (await k.selectFrom('users').selectAll().orderBy('id').execute()).map(userFromRow);
     },
     async byId(id: number): Promise<UserRecord | undefined> {
       if (!Number.isSafeInteger(id)) return undefined;
       const r = await k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && fromRow(r);
+      return r && userFromRow(r);
     },
     async byUsername(username: string): Promise<UserRecord | undefined> {
       const r = await k.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      return r && fromRow(r);
+      return r && userFromRow(r);
     },
     /**
      * Case-insensitive look-up, for the "taken after normalisation" checks (S33, S37). Folded in
@@ -109,7 +110,7 @@ export function createUserRepository(db: Db, now: () => number = () => Math.floo
       const names = await k.selectFrom('users').select(['id', 'username']).execute();
       const ids = names.filter((r) => foldUsername(r.username) === key).map((r) => Number(r.id));
       if (ids.length === 0) return [];
-      return (await k.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(fromRow);
+      return (await k.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(userFromRow);
     },
     async countAdmins(): Promise<number> {
       const all = await k.selectFrom('users').select(['perm']).execute();
@@ -118,7 +119,7 @@ export function createUserRepository(db: Db, now: () => number = () => Math.floo
     async insert(u: NewUser): Promise<UserRecord> {
       try {
         const r = await k.insertInto('users').values(toRow(u, now())).returningAll().executeTakeFirstOrThrow();
-        return fromRow(r);
+        return userFromRow(r);
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateUsername(u.username, { cause: err });
         throw err;
