@@ -54,3 +54,19 @@ describe('verifyHs256 (S20: HS256 only, exp and jti required)', () => {
     expect(verifyHs256(forge({ alg: 'HS256' }, { ...good, exp: 5 }), key, 0)).not.toBeNull();
   });
 });
+
+describe('verifyHs256 signature spelling', () => {
+  it('refuses a signature whose last character differs only in its spare bits', () => {
+    const key = new Uint8Array(32).fill(7);
+    const h = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+    const p = Buffer.from(JSON.stringify({ exp: 4102444800, jti: 'j', user: { id: 1 } })).toString('base64url');
+    const sig = createHmac('sha256', key).update(`${h}.${p}`).digest('base64url');
+    expect(verifyHs256(`${h}.${p}.${sig}`, key, 1000)).not.toBeNull();
+    // 32 bytes → 43 characters: the last one carries 2 spare bits.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    const twin = sig.slice(0, -1) + alphabet[last ^ 1];
+    expect(Buffer.from(twin, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+    expect(verifyHs256(`${h}.${p}.${twin}`, key, 1000)).toBeNull();
+  });
+});

@@ -65,6 +65,8 @@ export function verifyHs256(token: string, key: Uint8Array, now: number): Partia
   if (!header || header.alg !== 'HS256' || 'crit' in header) return null;
   if (!B64URL.test(sig)) return null;
   const given = Buffer.from(sig, 'base64url');
+  // Only the canonical spelling: no second text (other spare bits in the last character) for one signature.
+  if (given.toString('base64url') !== sig) return null;
   const expected = createHmac('sha256', key).update(`${h}.${p}`).digest();
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const claims = jsonObject(p);
