@@ -11,13 +11,21 @@ import type { WalkEntry } from './walk.js';
 
 export type Readable_ = ScopedPath | WalkEntry;
 
-/** A stream of the bytes [start, end] (inclusive) of a resolved file. */
+/**
+ * A stream of the bytes [start, end] (inclusive) of a resolved file; without a range, the
+ * `stat.size` bytes the answer announced. Bounding the read lets a small file be read with one
+ * right-sized buffer and no extra read for the end (an unbounded stream allocates
+ * `highWaterMark` twice: most of the garbage of a small download).
+ */
 export function openFileStream(
   p: Readable_,
   range?: { start: number; end: number },
   highWaterMark = 256 * 1024,
 ): Readable {
-  return createReadStream(p.real, { start: range?.start, end: range?.end, highWaterMark });
+  const size = p.stat?.isFile() ? p.stat.size : 0;
+  const r = range ?? (size > 0 ? { start: 0, end: size - 1 } : undefined);
+  const hwm = r ? Math.max(1, Math.min(highWaterMark, r.end - r.start + 1)) : highWaterMark;
+  return createReadStream(p.real, { start: r?.start, end: r?.end, highWaterMark: hwm });
 }
 
 /**
