@@ -5,7 +5,8 @@ import type { ServerConfig } from './config/schema.js';
 import type { Deps } from './services.js';
 import type { Session } from './auth/tokens.js';
 import type { UserRecord } from './features/users/repository.js';
-import { createAuthenticate } from './auth/guard.js';
+import { createAuthenticate, tokenFrom } from './auth/guard.js';
+import { createRateLimiter, parseRateLimits, registerAnonRateLimit } from './http/rate-limit.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { statusBody } from './http/errors.js';
 import { registerBodyParser } from './http/body.js';
@@ -105,7 +106,8 @@ export async function buildApp(
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('deps', deps);
-  app.decorate('authenticate', createAuthenticate(deps));
+  const limiter = config.rateLimit ? createRateLimiter(parseRateLimits(config.rateLimit)) : undefined;
+  app.decorate('authenticate', createAuthenticate(deps, limiter));
   app.decorateRequest('user', null as unknown as UserRecord);
   app.decorateRequest('session', null as unknown as Session);
   registerErrorHandler(app);
@@ -118,6 +120,7 @@ export async function buildApp(
   });
   registerGracefulClose(app);
   registerOriginCheck(app);
+  if (limiter) registerAnonRateLimit(app, limiter, config.baseURL, (req) => tokenFrom(req) !== undefined);
   registerRequestMetrics(app);
 
   // E1/E2: health and readiness at the root and under the base URL.

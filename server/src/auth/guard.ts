@@ -1,6 +1,7 @@
 import type { Permissions } from '@coffer/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, Unauthorized } from '../http/errors.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { UserRepository } from '../features/users/repository.js';
 import { looksLikeJwt, RENEW_WITHIN_S, type TokenService } from './tokens.js';
 
@@ -31,14 +32,18 @@ export function tokenFrom(req: FastifyRequest): string | undefined {
 }
 
 /** The preHandler that every authenticated route uses: token → live session → user re-read from the DB. */
-export function createAuthenticate(deps: { tokens: TokenService; users: UserRepository }) {
+export function createAuthenticate(deps: { tokens: TokenService; users: UserRepository }, limiter?: RateLimiter) {
   return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = tokenFrom(req);
     if (!token) throw new Unauthorized();
     // One query: the live session and its user (S20–S22: a revoked session or deleted user fails at once).
     const found = await deps.tokens.verifyWithUser(token);
-    if (!found) throw new Unauthorized();
+    if (!found) {
+      limiter?.anon(req.ip); // a bad token is no way around the per-address limit (S83)
+      throw new Unauthorized();
+    }
     const { session, user } = found;
+    limiter?.user(user.id);
     req.user = user;
     req.session = session;
     const now = deps.tokens.now();

@@ -1,5 +1,6 @@
 import YAML from 'yaml';
 import { parseDuration } from '../lib/duration.js';
+import { parseRateLimits } from '../http/rate-limit.js';
 import { OPTIONS, camel, envName, type OptionSpec, type ServerConfig } from './schema.js';
 
 export type ExplicitConfig = Partial<ServerConfig>;
@@ -94,6 +95,13 @@ export function loadConfig(
     const res = convert(spec, found[1]);
     if (res.ok) explicit[spec.key] = res.value;
     else errors.push(`${found[0]}: ${res.error}`);
+  }
+  if (typeof explicit.rateLimit === 'string') {
+    try {
+      parseRateLimits(explicit.rateLimit);
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
   }
   if (explicit.imgProcessors !== undefined && (explicit.imgProcessors as number) < 1) errors.push('img-processors: must be at least 1');
   return { explicit: explicit as ExplicitConfig, errors };
