@@ -31,6 +31,8 @@ export interface NewUser {
   locale?: string;
   admin?: boolean;
   dateFormat?: boolean;
+  /** Permission overrides on top of the non-admin defaults. */
+  perm?: Partial<typeof NO_PERMS>;
 }
 
 /** POST /api/users as the admin; returns the new id (from Location). */
@@ -38,7 +40,16 @@ export async function createUser(url: string, user: NewUser): Promise<number> {
   const token = await apiLogin(url);
   const perm = user.admin
     ? Object.fromEntries(Object.keys(NO_PERMS).map((k) => [k, true]))
-    : { ...NO_PERMS, create: true, rename: true, modify: true, delete: true, share: true, download: true };
+    : {
+        ...NO_PERMS,
+        create: true,
+        rename: true,
+        modify: true,
+        delete: true,
+        share: true,
+        download: true,
+        ...user.perm,
+      };
   const res = await fetch(`${url}/api/users`, {
     method: 'POST',
     headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
@@ -85,4 +96,15 @@ export async function updateSettings(url: string, change: (s: Json) => void): Pr
     body: JSON.stringify(settings),
   });
   if (!put.ok) throw new Error(`PUT settings: ${put.status} ${await put.text()}`);
+}
+
+/** PUT /api/users/{id} with only `which` (preferences such as viewMode and sorting), as the admin. */
+export async function updateUser(url: string, id: number, data: Json, which: string[]): Promise<void> {
+  const token = await apiLogin(url);
+  const res = await fetch(`${url}/api/users/${id}`, {
+    method: 'PUT',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ what: 'user', which, data: { ...data, id } }),
+  });
+  if (!res.ok) throw new Error(`PUT user ${id}: ${res.status} ${await res.text()}`);
 }

@@ -80,14 +80,14 @@ test.describe('signing in and out', () => {
     const login = new LoginPage(page);
     await login.goto();
     await login.signIn();
-    await expect(page.getByRole('link', { name: 'Photos' })).toBeVisible();
+    await expect(page.getByRole('option', { name: 'Photos' })).toBeVisible();
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
     const res = await fetch(`${server.url}/api/logout`, {
       method: 'POST',
       headers: { 'X-Auth': token ?? '' },
     });
     expect(res.status).toBe(204);
-    await page.getByRole('link', { name: 'Photos' }).click();
+    await page.getByRole('option', { name: 'Photos' }).dblclick();
     await expect(page).toHaveURL(/\/login\?redirect=%2Ffiles%2FPhotos%2F$/);
     await login.signIn();
     await expect(page).toHaveURL(/\/files\/Photos\/$/);

@@ -63,7 +63,7 @@ test.describe('languages', () => {
     const login = new LoginPage(page);
     await login.goto();
     await login.signIn('dora', 'dora-password-12');
-    const row = page.getByRole('row').filter({ hasText: 'bericht.txt' });
+    const row = page.getByRole('option', { name: 'bericht.txt' });
     await expect(row).toContainText('1,5 KiB');
     const year = new Date().getFullYear();
     // German absolute dates are day.month.year.

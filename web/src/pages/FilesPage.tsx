@@ -8,7 +8,8 @@ import { Spinner } from '../components/Spinner';
 import { useDocumentTitle } from '../components/useDocumentTitle';
 import { errorCodeOf } from '../features/errors/errorKind';
 import { ErrorScreen } from '../features/errors/ErrorScreen';
-import { Listing } from '../features/files/Listing';
+import { Breadcrumbs } from '../features/files/Breadcrumbs';
+import { FileBrowser } from '../features/files/FileBrowser';
 import { virtualPathOf } from '../lib/paths';
 
 export default function FilesPage() {
@@ -16,6 +17,7 @@ export default function FilesPage() {
   const path = virtualPathOf(useParams()['*']);
   const query = useQuery({
     queryKey: queryKeys.resource(path),
+    // TanStack Query aborts the previous request's signal when a new path is asked for (§4).
     queryFn: ({ signal }) => getResource(path, signal),
   });
   const name = query.data?.name || t('titles.myFiles');
@@ -28,7 +30,11 @@ export default function FilesPage() {
       <h1 className="page-title" dir="auto">
         {name}
       </h1>
-      {query.data.isDir ? <Listing folder={query.data} /> : null}
+      {query.data.isDir ? (
+        <FileBrowser key={path} folder={query.data} path={path.endsWith('/') ? path : `${path}/`} />
+      ) : (
+        <Breadcrumbs path={path} />
+      )}
     </div>
   );
 }

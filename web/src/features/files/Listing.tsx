@@ -1,80 +1,196 @@
 /**
- * A read-only listing of a folder: folders first, then files; name, size and last-modified in
- * the user's language (absolute when the user's dateFormat is on, else relative).
+ * A folder's items, virtualized (spec §2 "File browser"): only the rows in and near the window are
+ * in the DOM, so 100,000 entries cost the same nodes as 50. List, mosaic and gallery views; a
+ * header to sort by name, size or last modified; lazy thumbnails for images.
  */
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import type { Resource, ResourceItem } from '../../api/resources';
+import type { ResourceItem } from '../../api/resources';
 import { Icon } from '../../components/Icon';
+import { config } from '../../config';
 import { useFormat } from '../../i18n/useFormat';
-import { filesRoute } from '../../lib/paths';
-import { useSession } from '../../stores/session';
+import type { SortField, Sorting } from '../../lib/sorting';
+import { thumbUrl } from './api';
 
-export function Listing({ folder }: { folder: Resource }) {
+export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
+
+const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 72, 'mosaic gallery': 212 };
+const TILE_WIDTH: Record<ViewMode, number> = { list: 0, mosaic: 240, 'mosaic gallery': 180 };
+const SORT_FIELDS: { field: SortField; label: 'files.name' | 'files.size' | 'files.modified' }[] = [
+  { field: 'name', label: 'files.name' },
+  { field: 'size', label: 'files.size' },
+  { field: 'modified', label: 'files.modified' },
+];
+
+export interface ListingProps {
+  items: ResourceItem[];
+  view: ViewMode;
+  selected: ReadonlySet<number>;
+  sorting: Sorting;
+  absoluteDates: boolean;
+  onSort: (field: SortField) => void;
+  onItemClick: (index: number, e: MouseEvent | KeyboardEvent) => void;
+  onOpen: (item: ResourceItem) => void;
+}
+
+export function Listing(props: ListingProps) {
+  const { items, view, selected, sorting, onSort } = props;
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const [box, setBox] = useState({ width: 0, top: 0 });
+
+  // Where the listing starts on the page (the window scrolls) and how wide it is; content above
+  // it (breadcrumbs, toolbar) can change, so this is checked after every render too.
+  const measure = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const rect = el.getBoundingClientRect();
+    const next = { width: rect.width, top: rect.top + window.scrollY };
+    setBox((b) => (b.width === next.width && b.top === next.top ? b : next));
+  }, []);
+  useLayoutEffect(measure);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [measure]);
+
+  const columns = view === 'list' ? 1 : Math.max(1, Math.floor(box.width / TILE_WIDTH[view]));
+  const rows = Math.ceil(items.length / columns);
+  const virtualizer = useWindowVirtualizer({
+    count: rows,
+    estimateSize: () => ROW_HEIGHT[view],
+    overscan: 4,
+    scrollMargin: box.top,
+  });
+
+  return (
+    <div className={`listing listing--${view.replace(' ', '-')}`}>
+      <div className="listing__header" role="group" aria-label={t('files.sortBy')}>
+        {SORT_FIELDS.map(({ field, label }) => {
+          const active = sorting.by === field;
+          return (
+            <button
+              key={field}
+              type="button"
+              className={`listing__sort listing__sort--${field}`}
+              aria-pressed={active}
+              onClick={() => onSort(field)}
+            >
+              {t(label)}
+              {active ? (
+                <>
+                  <span aria-hidden="true" className="listing__arrow">
+                    {sorting.asc ? '↑' : '↓'}
+                  </span>
+                  <span className="visually-hidden">
+                    {t(sorting.asc ? 'files.sortedAsc' : 'files.sortedDesc')}
+                  </span>
+                </>
+              ) : null}
+            </button>
+          );
+        })}
+      </div>
+      <div
+        ref={ref}
+        className="listing__body"
+        role="listbox"
+        aria-multiselectable="true"
+        aria-label={t('files.items')}
+        style={{ blockSize: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            role="none"
+            className="listing__row"
+            style={{
+              blockSize: row.size,
+              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+            }}
+          >
+            {items.slice(row.index * columns, row.index * columns + columns).map((item, i) => {
+              const index = row.index * columns + i;
+              return (
+                <Item
+                  key={item.path}
+                  {...props}
+                  item={item}
+                  index={index}
+                  setSize={items.length}
+                  isSelected={selected.has(index)}
+                />
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+interface ItemProps extends ListingProps {
+  item: ResourceItem;
+  index: number;
+  setSize: number;
+  isSelected: boolean;
+}
+
+function Item({ item, index, setSize, isSelected, view, absoluteDates, onItemClick, onOpen }: ItemProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const absolute = useSession((s) => s.user?.dateFormat ?? false);
-  const items = folder.items ?? [];
-  if (items.length === 0) {
-    return (
-      <p className="listing__lonely">
-        <Icon name="folder" size={40} />
-        {t('files.lonely')}
-      </p>
-    );
+  const date = new Date(item.modified);
+  const validDate = !Number.isNaN(date.getTime());
+  const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir;
+
+  function handleKeyDown(e: KeyboardEvent) {
+    if (e.key === 'Enter') onOpen(item);
+    else if (e.key === ' ') {
+      e.preventDefault();
+      onItemClick(index, e);
+    }
   }
-  const sorted = [...items.filter((i) => i.isDir), ...items.filter((i) => !i.isDir)];
-  const date = (item: ResourceItem) => {
-    const d = new Date(item.modified);
-    return Number.isNaN(d.getTime()) ? '' : absolute ? format.dateTime(d) : format.relative(d);
-  };
+
   return (
-    <table className="listing">
-      <thead>
-        <tr>
-          <th scope="col">{t('files.name')}</th>
-          <th scope="col" className="listing__size">
-            {t('files.size')}
-          </th>
-          <th scope="col" className="listing__modified">
-            {t('files.modified')}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((item) => (
-          <tr key={item.path}>
-            <td>
-              {item.isDir ? (
-                <Link
-                  className="listing__name"
-                  to={filesRoute(item.path.endsWith('/') ? item.path : `${item.path}/`)}
-                >
-                  <Icon name="folder" size={20} />
-                  <span dir="auto">{item.name}</span>
-                </Link>
-              ) : (
-                <span className="listing__name">
-                  <Icon name="file" size={20} />
-                  <span dir="auto">{item.name}</span>
-                </span>
-              )}
-            </td>
-            <td className="listing__size">
-              {item.isDir ? (
-                <span className="visually-hidden">{t('files.folder')}</span>
-              ) : (
-                format.size(item.size)
-              )}
-            </td>
-            <td className="listing__modified">
-              <time dateTime={item.modified} title={format.dateTime(new Date(item.modified))}>
-                {date(item)}
-              </time>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div
+      role="option"
+      aria-selected={isSelected}
+      aria-label={item.name}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
+      tabIndex={0}
+      className={isSelected ? 'item item--selected' : 'item'}
+      data-dir={item.isDir}
+      onClick={(e) => onItemClick(index, e)}
+      onDoubleClick={() => onOpen(item)}
+      onKeyDown={handleKeyDown}
+    >
+      <span className="item__icon">
+        {thumb ? (
+          <img src={thumbUrl(item.path, item.modified)} alt="" loading="lazy" decoding="async" />
+        ) : (
+          <Icon name={item.isDir ? 'folder' : 'file'} size={view === 'mosaic gallery' ? 56 : 24} />
+        )}
+      </span>
+      <span className="item__name" dir="auto">
+        {item.name}
+      </span>
+      <span className="item__size">
+        {item.isDir ? <span className="visually-hidden">{t('files.folder')}</span> : format.size(item.size)}
+      </span>
+      <span className="item__modified">
+        {validDate ? (
+          <time dateTime={item.modified} title={format.dateTime(date)}>
+            {absoluteDates ? format.dateTime(date) : format.relative(date)}
+          </time>
+        ) : null}
+      </span>
+    </div>
   );
 }

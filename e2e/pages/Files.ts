@@ -1,0 +1,63 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The file browser: breadcrumbs, toolbar, listing, selection bar and its prompts. */
+export class Files {
+  constructor(readonly page: Page) {}
+
+  listing = () => this.page.getByRole('listbox', { name: 'Items' });
+  item = (name: string) => this.listing().getByRole('option', { name, exact: true });
+  items = () => this.listing().getByRole('option');
+  breadcrumbs = () => this.page.getByRole('navigation', { name: 'Location' });
+  toolbar = () => this.page.getByRole('toolbar', { name: 'Actions' });
+  action = (name: string) => this.page.getByRole('button', { name, exact: true });
+  selectionBar = () => this.page.getByRole('region', { name: /^Selected: / });
+  sortButton = (name: 'Name' | 'Size' | 'Last modified') =>
+    this.listing()
+      .locator('xpath=..')
+      .getByRole('button', { name: new RegExp(`^${name}`) });
+
+  async goto(path = '') {
+    await this.page.goto(`files/${path}`);
+    await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+
+  async names(): Promise<string[]> {
+    return this.items().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  }
+
+  async expectSelected(names: string[]) {
+    await expect(this.listing().locator('[aria-selected="true"]')).toHaveCount(names.length);
+    for (const n of names) await expect(this.item(n)).toHaveAttribute('aria-selected', 'true');
+  }
+
+  private dialog(name: string) {
+    return this.page.getByRole('dialog', { name });
+  }
+
+  async create(kind: 'New folder' | 'New file', name: string) {
+    await this.toolbar().getByRole('button', { name: kind }).click();
+    const dialog = this.dialog(kind);
+    await dialog.getByRole('textbox').fill(name);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(this.item(name)).toBeVisible();
+  }
+
+  async rename(from: string, to: string) {
+    await this.item(from).click();
+    await this.page.keyboard.press('F2');
+    const dialog = this.dialog('Rename');
+    await expect(dialog.getByRole('textbox')).toHaveValue(from);
+    await dialog.getByRole('textbox').fill(to);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(this.item(to)).toBeVisible();
+  }
+
+  async deleteSelected(expectedText: string | RegExp) {
+    await this.page.keyboard.press('Delete');
+    const dialog = this.dialog('Delete');
+    await expect(dialog).toContainText(expectedText);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toBeHidden();
+  }
+}

@@ -1,0 +1,427 @@
+/**
+ * The file browser for one folder (spec §2 "File browser"): breadcrumbs, actions, the listing,
+ * selection and the keyboard shortcuts. Mounted with `key={path}` so selection resets on every
+ * path change (§4).
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { renewSession } from '../../api/auth';
+import { queryKeys } from '../../api/queryKeys';
+import { getResource, type Resource, type ResourceItem } from '../../api/resources';
+import { updateUserFields } from '../../api/users';
+import { Icon } from '../../components/Icon';
+import { filesRoute } from '../../lib/paths';
+import { isSortField, nextSorting, sortItems, type SortField, type Sorting } from '../../lib/sorting';
+import { usePrompts } from '../../stores/prompts';
+import { useSession } from '../../stores/session';
+import { toast } from '../../stores/toasts';
+import { showErrorPrompt } from '../prompts/MessagePrompt';
+import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
+import { Breadcrumbs } from './Breadcrumbs';
+import { clearClipboard, useClipboard } from './clipboard';
+import { askReplace, pickFolder } from './FolderPicker';
+import { askName, chooseArchiveFormat, confirmDelete } from './FilePrompts';
+import { Listing, type ViewMode } from './Listing';
+import './files.css';
+import {
+  carrySelection,
+  clickItem,
+  EMPTY_SELECTION,
+  selectAll,
+  selectedItems,
+  type Selection,
+} from './selection';
+
+const VIEWS: ViewMode[] = ['list', 'mosaic', 'mosaic gallery'];
+const VIEW_LABEL = {
+  list: 'files.views.list',
+  mosaic: 'files.views.mosaic',
+  'mosaic gallery': 'files.views.gallery',
+} as const;
+
+function initialSorting(folder: Resource): Sorting {
+  const s = (folder as { sorting?: { by?: unknown; asc?: unknown } }).sorting;
+  return { by: isSortField(s?.by) ? s.by : 'name', asc: s?.asc !== false };
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+  );
+}
+
+function download(url: string) {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = '';
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+export function FileBrowser({ folder, path }: { folder: Resource; path: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const user = useSession((s) => s.user);
+  const perm = user?.perm;
+  const promptOpen = usePrompts((s) => s.stack.length > 0);
+  const [sorting, setSorting] = useState<Sorting>(() => initialSorting(folder));
+  const view: ViewMode = VIEWS.find((v) => v === user?.viewMode) ?? 'list';
+  const items = useMemo(() => sortItems(folder.items ?? [], sorting), [folder.items, sorting]);
+  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
+
+  // §4: a reloaded listing keeps the selection of items with the same path.
+  const previous = useRef(items);
+  useEffect(() => {
+    if (previous.current !== items) setSelection((s) => carrySelection(s, previous.current, items));
+    previous.current = items;
+  }, [items]);
+
+  const selected = selectedItems(selection, items);
+  const reload = useCallback(
+    () => client.invalidateQueries({ queryKey: queryKeys.resource(path) }),
+    [client, path],
+  );
+
+  const open = useCallback(
+    (item: ResourceItem) => {
+      const target = item.isDir && !item.path.endsWith('/') ? `${item.path}/` : item.path;
+      void navigate(filesRoute(target));
+    },
+    [navigate],
+  );
+
+  function handleItemClick(index: number, e: MouseEvent | KeyboardEvent) {
+    const mods = { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey };
+    const item = items[index];
+    if (user?.singleClick && !mods.toggle && !mods.range && item && e.type === 'click') {
+      open(item);
+      return;
+    }
+    setSelection((s) => clickItem(s, index, mods));
+  }
+
+  function handleSort(by: SortField) {
+    const next = nextSorting(sorting, by);
+    setSorting(next);
+    if (user) {
+      updateUserFields(user.id, { sorting: next }, ['sorting']).catch((err: unknown) =>
+        toast.error(err instanceof Error ? err.message : String(err)),
+      );
+    }
+  }
+
+  async function switchView() {
+    if (!user) return;
+    const next = VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length] ?? 'list';
+    useSession.setState({ user: { ...user, viewMode: next } });
+    try {
+      await updateUserFields(user.id, { viewMode: next }, ['viewMode']);
+      // The token carries viewMode: a fresh one keeps the choice across reloads.
+      await renewSession();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  async function run(action: () => Promise<unknown>, reloadOnError = false) {
+    try {
+      await action();
+    } catch (err) {
+      if (reloadOnError) await reload();
+      await showErrorPrompt(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    await reload();
+  }
+
+  async function newItem(dir: boolean) {
+    const name = await askName({
+      title: t(dir ? 'files.actions.newFolder' : 'files.actions.newFile'),
+      label: t(dir ? 'files.prompts.folderName' : 'files.prompts.fileName'),
+      submit: t('files.prompts.create'),
+    });
+    if (!name) return;
+    await run(() => createResource(`${path}${name}${dir ? '/' : ''}`));
+  }
+
+  async function rename() {
+    const item = selected[0];
+    if (!item || selected.length !== 1) return;
+    const name = await askName({
+      title: t('files.actions.rename'),
+      label: t('files.prompts.newName'),
+      submit: t('files.prompts.save'),
+      initial: item.name,
+    });
+    if (!name || name === item.name) return;
+    await run(() => patchResource('rename', item.path, `${path}${name}`));
+  }
+
+  async function remove() {
+    if (selected.length === 0) return;
+    if (!(await confirmDelete(selected.map((i) => i.name)))) return;
+    setSelection(EMPTY_SELECTION);
+    // §8: a failed delete shows an error prompt and reloads the listing.
+    await run(() => Promise.all(selected.map((i) => deleteResource(i.path))), true);
+  }
+
+  /**
+   * Copies or moves `moving` into `dest` (§4 "Paste", §5): copying into the same folder renames
+   * silently; names already in the destination ask overwrite or rename.
+   */
+  async function transferTo(action: 'copy' | 'move', moving: { from: string; name: string }[], dest: string) {
+    let override = false;
+    let rename = false;
+    if (action === 'copy' && dest === path) rename = true;
+    else {
+      try {
+        const target = await client.fetchQuery({
+          queryKey: queryKeys.resource(dest),
+          queryFn: ({ signal }) => getResource(dest, signal),
+          staleTime: 0,
+        });
+        const existing = new Set((target.items ?? []).map((i) => i.name));
+        if (moving.some((m) => existing.has(m.name))) {
+          const answer = await askReplace();
+          if (!answer) return false;
+          override = answer === 'overwrite';
+          rename = answer === 'rename';
+        }
+      } catch (err) {
+        await showErrorPrompt(err instanceof Error ? err.message : String(err));
+        return false;
+      }
+    }
+    let ok = true;
+    await run(async () => {
+      try {
+        for (const m of moving) {
+          await patchResource(action === 'copy' ? 'copy' : 'rename', m.from, `${dest}${m.name}`, {
+            override,
+            rename,
+          });
+        }
+      } catch (err) {
+        ok = false;
+        throw err;
+      } finally {
+        if (dest !== path) await client.invalidateQueries({ queryKey: queryKeys.resource(dest) });
+      }
+    });
+    return ok;
+  }
+
+  async function transfer(action: 'copy' | 'move') {
+    if (selected.length === 0) return;
+    const dest = await pickFolder({ action, current: path });
+    if (!dest) return;
+    const moving = selected.map((i) => ({ from: i.path, name: i.name }));
+    if (await transferTo(action, moving, dest)) setSelection(EMPTY_SELECTION);
+  }
+
+  async function paste() {
+    const clip = useClipboard.getState();
+    if (!clip.key || clip.items.length === 0) return;
+    if (clip.key === 'x' && clip.path === path) return; // moving onto itself changes nothing
+    const done = await transferTo(clip.key === 'x' ? 'move' : 'copy', clip.items, path);
+    if (done && clip.key === 'x') clearClipboard();
+  }
+
+  async function downloadSelection() {
+    const only = selected[0];
+    if (selected.length === 1 && only && !only.isDir) {
+      download(rawUrl(only.path));
+      return;
+    }
+    const algo = await chooseArchiveFormat();
+    if (!algo) return;
+    const names = selected.length > 0 ? selected.map((i) => i.name) : [];
+    download(archiveUrl(path, names, algo));
+  }
+
+  const can = {
+    create: perm?.create ?? false,
+    rename: (perm?.rename ?? false) && selected.length === 1,
+    delete: (perm?.delete ?? false) && selected.length > 0,
+    download: perm?.download ?? false,
+    copy: (perm?.create ?? false) && selected.length > 0,
+    move: (perm?.rename ?? false) && selected.length > 0,
+  };
+
+  // Keyboard shortcuts of spec §2 that act on the listing (F1 and search live in the shell).
+  const handlers = useRef({ rename, remove, downloadSelection, paste, selected });
+  useEffect(() => {
+    handlers.current = { rename, remove, downloadSelection, paste, selected };
+  });
+  useEffect(() => {
+    if (promptOpen) return;
+    function handleKeyDown(e: globalThis.KeyboardEvent) {
+      if (isTyping(e.target)) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (e.key === 'Escape') setSelection(EMPTY_SELECTION);
+      else if (e.key === 'Delete' && can.delete) void handlers.current.remove();
+      else if (e.key === 'F2' && can.rename) {
+        e.preventDefault();
+        void handlers.current.rename();
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'a') {
+        e.preventDefault();
+        setSelection(selectAll(items.length));
+      } else if (mod && !e.shiftKey && (e.key.toLowerCase() === 'c' || e.key.toLowerCase() === 'x')) {
+        const cut = e.key.toLowerCase() === 'x';
+        const chosen = handlers.current.selected;
+        if (chosen.length === 0 || (cut ? !can.move : !can.copy)) return;
+        if (window.getSelection()?.toString()) return; // the user is copying text
+        useClipboard.setState({
+          key: cut ? 'x' : 'c',
+          items: chosen.map((i) => ({ from: i.path, name: i.name })),
+          path,
+        });
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'v') {
+        if (!can.create && useClipboard.getState().key === 'c') return;
+        e.preventDefault();
+        void handlers.current.paste();
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        if (can.download) void handlers.current.downloadSelection();
+      }
+    }
+    window.addEventListener('keydown', handleKeyDown);
+    return () => window.removeEventListener('keydown', handleKeyDown);
+  }, [promptOpen, can.delete, can.rename, can.download, can.copy, can.move, can.create, items.length, path]);
+
+  const selectionActions = (
+    <>
+      {can.rename ? (
+        <button
+          type="button"
+          className="toolbar__button"
+          onClick={() => void rename()}
+          aria-keyshortcuts="F2"
+        >
+          <Icon name="rename" size={20} />
+          <span>{t('files.actions.rename')}</span>
+        </button>
+      ) : null}
+      {can.copy ? (
+        <button type="button" className="toolbar__button" onClick={() => void transfer('copy')}>
+          <Icon name="copy" size={20} />
+          <span>{t('files.actions.copy')}</span>
+        </button>
+      ) : null}
+      {can.move ? (
+        <button type="button" className="toolbar__button" onClick={() => void transfer('move')}>
+          <Icon name="move" size={20} />
+          <span>{t('files.actions.move')}</span>
+        </button>
+      ) : null}
+      {can.delete ? (
+        <button
+          type="button"
+          className="toolbar__button"
+          onClick={() => void remove()}
+          aria-keyshortcuts="Delete"
+        >
+          <Icon name="trash" size={20} />
+          <span>{t('files.actions.delete')}</span>
+        </button>
+      ) : null}
+    </>
+  );
+
+  return (
+    <>
+      <Breadcrumbs path={path} />
+      <div className="toolbar" role="toolbar" aria-label={t('files.actions.label')}>
+        {can.create ? (
+          <>
+            <button type="button" className="toolbar__button" onClick={() => void newItem(true)}>
+              <Icon name="folderPlus" size={20} />
+              <span>{t('files.actions.newFolder')}</span>
+            </button>
+            <button type="button" className="toolbar__button" onClick={() => void newItem(false)}>
+              <Icon name="filePlus" size={20} />
+              <span>{t('files.actions.newFile')}</span>
+            </button>
+          </>
+        ) : null}
+        <span className="toolbar__wide">{selectionActions}</span>
+        {can.download && items.length > 0 ? (
+          <button
+            type="button"
+            className="toolbar__button"
+            onClick={() => void downloadSelection()}
+            aria-keyshortcuts="Control+S"
+          >
+            <Icon name="download" size={20} />
+            <span>{t('files.actions.download')}</span>
+            {selected.length > 0 ? <span className="badge">{selected.length}</span> : null}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="toolbar__button"
+          onClick={() => setSelection(selectAll(items.length))}
+          aria-keyshortcuts="Control+A"
+        >
+          <Icon name="check" size={20} />
+          <span>{t('files.actions.selectAll')}</span>
+        </button>
+        <button type="button" className="toolbar__button" onClick={() => void switchView()}>
+          <Icon name={view === 'list' ? 'list' : 'grid'} size={20} />
+          <span className="visually-hidden">{t('files.switchView')} </span>
+          <span>{t(VIEW_LABEL[view])}</span>
+        </button>
+        {selected.length > 0 ? (
+          <div
+            className="selection-bar"
+            role="region"
+            aria-label={t('files.selectedCount', { count: selected.length })}
+          >
+            <span className="selection-bar__count" aria-live="polite">
+              {t('files.selectedCount', { count: selected.length })}
+            </span>
+            <span className="selection-bar__actions">{selectionActions}</span>
+            <button
+              type="button"
+              className="icon-button"
+              onClick={() => setSelection(EMPTY_SELECTION)}
+              aria-label={t('files.actions.clearSelection')}
+            >
+              <Icon name="close" size={20} />
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {items.length === 0 ? (
+        <p className="listing__lonely">
+          <Icon name="folder" size={40} />
+          {t('files.lonely')}
+        </p>
+      ) : (
+        <Listing
+          items={items}
+          view={view}
+          selected={selection.selected}
+          sorting={sorting}
+          absoluteDates={user?.dateFormat ?? false}
+          onSort={handleSort}
+          onItemClick={handleItemClick}
+          onOpen={open}
+        />
+      )}
+    </>
+  );
+}

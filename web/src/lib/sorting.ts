@@ -1,0 +1,48 @@
+/** Listing order (spec §2 "File browser"): folders first, then files, each sorted by one field. */
+
+export type SortField = 'name' | 'size' | 'modified';
+
+export interface Sorting {
+  by: SortField;
+  asc: boolean;
+}
+
+export interface Sortable {
+  name: string;
+  size: number;
+  modified: string;
+  isDir: boolean;
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Natural order: "file2" before "file10", case and accents folded, ties broken by code points. */
+export function naturalCompare(a: string, b: string): number {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function compareBy(by: SortField, a: Sortable, b: Sortable): number {
+  if (by === 'size') return a.size - b.size || naturalCompare(a.name, b.name);
+  if (by === 'modified') {
+    return Date.parse(a.modified) - Date.parse(b.modified) || naturalCompare(a.name, b.name);
+  }
+  return naturalCompare(a.name, b.name);
+}
+
+/** A new array: folders, then files, each in `sorting` order. */
+export function sortItems<T extends Sortable>(items: readonly T[], sorting: Sorting): T[] {
+  const sign = sorting.asc ? 1 : -1;
+  const cmp = (a: T, b: T) => sign * compareBy(sorting.by, a, b);
+  const dirs = items.filter((i) => i.isDir).sort(cmp);
+  const files = items.filter((i) => !i.isDir).sort(cmp);
+  return dirs.concat(files);
+}
+
+/** Clicking a column header: the same field flips the direction, another field starts ascending. */
+export function nextSorting(current: Sorting, by: SortField): Sorting {
+  return current.by === by ? { by, asc: !current.asc } : { by, asc: true };
+}
+
+export function isSortField(v: unknown): v is SortField {
+  return v === 'name' || v === 'size' || v === 'modified';
+}
