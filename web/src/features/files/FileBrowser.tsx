@@ -344,7 +344,11 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   return (
     <>
       <Breadcrumbs path={path} />
-      <div className="toolbar" role="toolbar" aria-label={t('files.actions.label')}>
+      <div
+        className={selected.length > 0 ? 'toolbar toolbar--compact' : 'toolbar'}
+        role="toolbar"
+        aria-label={t('files.actions.label')}
+      >
         {can.create ? (
           <>
             <button type="button" className="toolbar__button" onClick={() => void newItem(true)}>
