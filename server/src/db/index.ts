@@ -36,6 +36,10 @@ export async function openDb(database: string): Promise<Db> {
   let db: Db;
   if (isPostgresUrl(database)) {
     const pool = new pg.Pool({ connectionString: database, max: 10 });
+    // An idle pooled connection that the server ends (restart, failover, an admin's terminate)
+    // emits 'error' on the pool; unhandled, that would crash the process. The pool drops the
+    // client, and the next query opens a fresh one or fails with a proper error of its own.
+    pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     db = { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   } else {
