@@ -11,12 +11,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ADMIN, freePort, repo } from '../download/common.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argOf = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : dflt;
@@ -24,23 +22,11 @@ const argOf = (name, dflt) => {
 const RUNS = Number(argOf('runs', '5'));
 const SIZES = argOf('sizes', '10000,100000').split(',').map(Number);
 const GOALS = { 10000: { ms: 150 }, 100000: { ms: 1500, rssMb: 200 } };
-const ADMIN = { username: 'admin', password: 'bench-admin-password-123' };
 
 const bin = path.join(repo, 'server/bin/coffer.js');
 if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
   console.error('server/dist is missing: run `npm run build` first');
   process.exit(2);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 function request(port, method, urlPath, { body, headers = {} } = {}) {

@@ -7,12 +7,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ADMIN, freePort, repo } from '../download/common.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
@@ -20,23 +18,11 @@ const arg = (name, dflt) => {
 const CLIENTS = arg('clients', 50);
 const SECONDS = arg('seconds', 20);
 const HEALTH_EVERY_MS = 20;
-const ADMIN = { username: 'admin', password: 'bench-admin-password-123' };
 
 const bin = path.join(repo, 'server/bin/coffer.js');
 if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
   console.error('server/dist is missing: run `npm run build` first');
   process.exit(2);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 function request(agent, port, method, urlPath, body) {

@@ -13,13 +13,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as tus from 'tus-js-client';
+import { ADMIN, freePort, repo } from '../download/common.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
@@ -33,22 +31,10 @@ const ONLY = (() => {
   return i > 0 ? new Set(process.argv[i + 1].split(',')) : null;
 })();
 const step = (k) => !ONLY || ONLY.has(k);
-const ADMIN = { username: 'admin', password: 'bench-admin-password-123' };
 
 if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
   console.error('server/dist is missing: run `npm run build` first');
   process.exit(2);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 function startProcess(args, env = {}) {
