@@ -107,6 +107,10 @@ const PATHS = {
       <rect x="13" y="13" width="7" height="7" rx="1" />
     </>
   ),
+  plus: <path d="M12 5v14M5 12h14" />,
+  arrowUp: <path d="M12 19V5M6 11l6-6 6 6" />,
+  arrowDown: <path d="M12 5v14M6 13l6 6 6-6" />,
+  chevronDown: <path d="M6 9l6 6 6-6" />,
 } as const;
 
 export type IconName = keyof typeof PATHS;
