@@ -8,6 +8,8 @@ export interface ResourceItem {
   modified: string;
   isDir: boolean;
   type: string;
+  /** Images, when the server measured them (File Browser 2.x never sends it on listings). */
+  resolution?: { width: number; height: number };
 }
 
 export interface Resource extends ResourceItem {

@@ -31,6 +31,7 @@ import { Breadcrumbs } from './Breadcrumbs';
 import { clearClipboard, useClipboard } from './clipboard';
 import { askReplace, pickFolder } from './FolderPicker';
 import { askName, chooseArchiveFormat, confirmDelete } from './FilePrompts';
+import { showInfo } from './InfoPrompt';
 import { Listing, type ViewMode } from './Listing';
 import './files.css';
 import {
@@ -374,6 +375,16 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
             {selected.length > 0 ? <span className="badge">{selected.length}</span> : null}
           </button>
         ) : null}
+        <button
+          type="button"
+          className="toolbar__button"
+          onClick={() =>
+            void showInfo(selected.length > 0 ? selected : [folder], { canDownload: can.download })
+          }
+        >
+          <Icon name="info" size={20} />
+          <span>{t('files.actions.info')}</span>
+        </button>
         <button
           type="button"
           className="toolbar__button"

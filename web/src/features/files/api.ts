@@ -1,7 +1,8 @@
 /** The resource calls the file browser makes (spec §7 "Resources", "Downloads and media"; api.md §8–§10). */
-import { request } from '../../api/client';
+import { request, requestJson } from '../../api/client';
 import { apiUrl } from '../../config';
 import { encodePath } from '../../lib/paths';
+import type { ChecksumAlgorithm } from './info';
 
 /** POST: a path ending in `/` creates a folder, otherwise an empty file. Never overwrites (409). */
 export async function createResource(virtualPath: string): Promise<void> {
@@ -59,4 +60,24 @@ export function archiveUrl(folder: string, names: string[], algo: ArchiveFormat)
 /** A 256×256 thumbnail; the modification time keys the browser cache. */
 export function thumbUrl(virtualPath: string, modified: string): string {
   return apiUrl(`/preview/thumb${encodePath(virtualPath)}?inline=true&key=${Date.parse(modified)}`);
+}
+
+/** A file for the browser to show (images, media): `inline=true` keeps its own content type. */
+export function inlineUrl(virtualPath: string): string {
+  return apiUrl(`/raw${encodePath(virtualPath)}?inline=true`);
+}
+
+/** GET /api/resources{path}?checksum= (api.md §8): the lowercase hex digest. Needs download. */
+export async function getChecksum(
+  virtualPath: string,
+  algo: ChecksumAlgorithm,
+  signal?: AbortSignal,
+): Promise<string> {
+  const res = await requestJson<{ checksums?: Record<string, string> }>(
+    `/resources${encodePath(virtualPath)}?checksum=${algo}`,
+    { signal },
+  );
+  const digest = res.checksums?.[algo];
+  if (!digest) throw new Error(`no ${algo} checksum`);
+  return digest;
 }
