@@ -22,7 +22,7 @@ async function signIn(page: import('@playwright/test').Page, username?: string, 
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(username, password);
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
 }
 
 test.describe('the info prompt', () => {

@@ -35,7 +35,7 @@ const SAME_EVERYWHERE = new Set([
 /** Words that happen to be spelled as in English in one language (kept small on purpose). */
 const SAME_IN: Record<string, string[]> = {
   de: ['files.name', 'nav.version'],
-  fr: ['nav.version', 'search.types.image', 'toasts.region'],
+  fr: ['nav.version', 'search.types.image', 'toasts.region', 'share.units.minutes'],
   it: ['login.password', 'search.types.video'],
   pl: ['files.folder'],
   'sv-se': ['nav.version'],

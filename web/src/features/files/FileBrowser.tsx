@@ -32,6 +32,7 @@ import { clearClipboard, useClipboard } from './clipboard';
 import { askReplace, pickFolder } from './FolderPicker';
 import { askName, chooseArchiveFormat, confirmDelete } from './FilePrompts';
 import { showInfo } from './InfoPrompt';
+import { openShare } from '../share/SharePrompt';
 import { Listing, type ViewMode } from './Listing';
 import './files.css';
 import {
@@ -256,6 +257,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   const can = {
     create: perm?.create ?? false,
     rename: (perm?.rename ?? false) && selected.length === 1,
+    share: (perm?.share ?? false) && (perm?.download ?? false) && selected.length === 1,
     delete: (perm?.delete ?? false) && selected.length > 0,
     download: perm?.download ?? false,
     copy: (perm?.create ?? false) && selected.length > 0,
@@ -305,6 +307,16 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
 
   const selectionActions = (
     <>
+      {can.share ? (
+        <button
+          type="button"
+          className="toolbar__button"
+          onClick={() => selected[0] && void openShare(selected[0])}
+        >
+          <Icon name="share" size={20} />
+          <span>{t('files.actions.share')}</span>
+        </button>
+      ) : null}
       {can.rename ? (
         <button
           type="button"
