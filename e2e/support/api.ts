@@ -33,6 +33,9 @@ export interface NewUser {
   dateFormat?: boolean;
   /** Permission overrides on top of the non-admin defaults. */
   perm?: Partial<typeof NO_PERMS>;
+  /** Programs the user may run in the shell panel. */
+  commands?: string[];
+  scope?: string;
 }
 
 /** POST /api/users as the admin; returns the new id (from Location). */
@@ -60,14 +63,14 @@ export async function createUser(url: string, user: NewUser): Promise<number> {
       data: {
         username: user.username,
         password: user.password,
-        scope: '/',
+        scope: user.scope ?? '/',
         locale: user.locale ?? '',
         lockPassword: false,
         viewMode: 'list',
         singleClick: false,
         redirectAfterCopyMove: true,
         perm,
-        commands: [],
+        commands: user.commands ?? [],
         sorting: { by: 'name', asc: true },
         rules: [],
         hideDotfiles: false,

@@ -8,6 +8,7 @@ import { showHelp } from '../features/prompts/HelpPrompt';
 import { openSearch } from '../features/search/SearchPrompt';
 import { Header } from '../features/shell/Header';
 import { Sidebar } from '../features/shell/Sidebar';
+import { TerminalDock } from '../features/terminal/TerminalPanel';
 import { folderOf, virtualPathOf } from '../lib/paths';
 import { closeAllPrompts, usePrompts } from '../stores/prompts';
 import { useSession } from '../stores/session';
@@ -88,6 +89,7 @@ export default function Layout() {
         <main id="main" className="shell__main" tabIndex={-1}>
           <Outlet />
         </main>
+        {signedIn ? <TerminalDock folder={folder ?? '/'} /> : null}
       </div>
     </QueryClientProvider>
   );

@@ -125,6 +125,12 @@ const PATHS = {
       <path d="M8.2 10.8l7.6-4.1M8.2 13.2l7.6 4.1" />
     </>
   ),
+  terminal: (
+    <>
+      <rect x="3" y="4.5" width="18" height="15" rx="2.5" />
+      <path d="M7 9.5l3 2.5-3 2.5M12.5 15H17" />
+    </>
+  ),
 } as const;
 
 export type IconName = keyof typeof PATHS;

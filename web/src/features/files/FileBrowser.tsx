@@ -26,6 +26,7 @@ import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
+import { TerminalToggle } from '../terminal/TerminalToggle';
 import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
 import { Breadcrumbs } from './Breadcrumbs';
 import { clearClipboard, useClipboard } from './clipboard';
@@ -406,6 +407,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
           <Icon name="check" size={20} />
           <span>{t('files.actions.selectAll')}</span>
         </button>
+        <TerminalToggle />
         <button type="button" className="toolbar__button" onClick={() => void switchView()}>
           <Icon name={view === 'list' ? 'list' : 'grid'} size={20} />
           <span className="visually-hidden">{t('files.switchView')} </span>
