@@ -13,3 +13,8 @@ export function getUser(id: number): Promise<User> {
 }
 
 export type { TokenUser };
+
+/** GET /api/users (admins): every user. */
+export function listUsers(signal?: AbortSignal): Promise<User[]> {
+  return requestJson<User[]>('/users', { signal });
+}

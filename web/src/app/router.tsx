@@ -15,7 +15,7 @@ function PageSpinner() {
 const layout = () => import('./Layout').then((m) => ({ Component: m.default }));
 const errorPage = (code: 403 | 404 | 500) => () =>
   import('../pages/ErrorPage').then((m) => ({ Component: () => <m.default code={code} /> }));
-const section = (title: 'settings.shares' | 'settings.global' | 'settings.users') => () =>
+const section = (title: 'settings.global' | 'settings.users') => () =>
   import('../pages/settings/SectionPage').then((m) => ({ Component: () => <m.default title={title} /> }));
 
 export function routes(onExpired: () => void): RouteObject[] {
@@ -57,7 +57,11 @@ export function routes(onExpired: () => void): RouteObject[] {
                       lazy: () =>
                         import('../pages/settings/ProfilePage').then((m) => ({ Component: m.default })),
                     },
-                    { path: 'shares', lazy: section('settings.shares') },
+                    {
+                      path: 'shares',
+                      lazy: () =>
+                        import('../pages/settings/SharesPage').then((m) => ({ Component: m.default })),
+                    },
                     {
                       element: <RequireAdmin />,
                       children: [
