@@ -9,6 +9,11 @@ export class Files {
   items = () => this.listing().getByRole('option');
   breadcrumbs = () => this.page.getByRole('navigation', { name: 'Location' });
   toolbar = () => this.page.getByRole('toolbar', { name: 'Actions' });
+  /** The names of the toolbar's visible buttons, in order (the selection bar's included). */
+  toolbarButtons = () =>
+    this.toolbar()
+      .getByRole('button')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
   action = (name: string) => this.page.getByRole('button', { name, exact: true });
   selectionBar = () => this.page.getByRole('region', { name: /^Selected: / });
   sortButton = (name: 'Name' | 'Size' | 'Last modified') =>

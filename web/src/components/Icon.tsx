@@ -131,6 +131,16 @@ const PATHS = {
       <path d="M7 9.5l3 2.5-3 2.5M12.5 15H17" />
     </>
   ),
+  checkMark: <path d="M6 12.5l4 4 8-8.5" />,
+  checkAll: <path d="M2.5 12.5l4 4 8-8.5M11.5 15.5l1 1 8-8.5" />,
+  selectMultiple: (
+    <>
+      <rect x="3" y="4" width="7" height="7" rx="1.5" />
+      <path d="M4.8 7.7l1.4 1.4 2.3-2.7M14 7.5h7M14 16.5h7" />
+      <rect x="3" y="13" width="7" height="7" rx="1.5" />
+    </>
+  ),
+  open: <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />,
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -26,12 +26,14 @@ import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
-import { TerminalToggle } from '../terminal/TerminalToggle';
+import { useTerminalAction } from '../terminal/TerminalToggle';
 import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
 import { Breadcrumbs } from './Breadcrumbs';
 import { clearClipboard, useClipboard } from './clipboard';
 import { askReplace, pickFolder } from './FolderPicker';
+import { orderActions, type FileAction } from './actions';
 import { askName, chooseArchiveFormat, confirmDelete } from './FilePrompts';
+import { FileToolbar } from './FileToolbar';
 import { showInfo } from './InfoPrompt';
 import { openShare } from '../share/SharePrompt';
 import { Listing, type ViewMode } from './Listing';
@@ -42,6 +44,7 @@ import {
   EMPTY_SELECTION,
   selectAll,
   selectedItems,
+  setMultiple,
   type Selection,
 } from './selection';
 
@@ -109,7 +112,8 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   function handleItemClick(index: number, e: MouseEvent | KeyboardEvent) {
     const mods = { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey };
     const item = items[index];
-    if (user?.singleClick && !mods.toggle && !mods.range && item && e.type === 'click') {
+    const plain = !mods.toggle && !mods.range && !selection.multiple;
+    if (user?.singleClick && plain && item && e.type === 'click') {
       open(item);
       return;
     }
@@ -282,7 +286,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
         void handlers.current.rename();
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'a') {
         e.preventDefault();
-        setSelection(selectAll(items.length));
+        setSelection((s) => selectAll(s, items.length));
       } else if (mod && !e.shiftKey && (e.key.toLowerCase() === 'c' || e.key.toLowerCase() === 'x')) {
         const cut = e.key.toLowerCase() === 'x';
         const chosen = handlers.current.selected;
@@ -306,134 +310,111 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     return () => window.removeEventListener('keydown', handleKeyDown);
   }, [promptOpen, can.delete, can.rename, can.download, can.copy, can.move, can.create, items.length, path]);
 
-  const selectionActions = (
-    <>
-      {can.share ? (
-        <button
-          type="button"
-          className="toolbar__button"
-          onClick={() => selected[0] && void openShare(selected[0])}
-        >
-          <Icon name="share" size={20} />
-          <span>{t('files.actions.share')}</span>
-        </button>
-      ) : null}
-      {can.rename ? (
-        <button
-          type="button"
-          className="toolbar__button"
-          onClick={() => void rename()}
-          aria-keyshortcuts="F2"
-        >
-          <Icon name="rename" size={20} />
-          <span>{t('files.actions.rename')}</span>
-        </button>
-      ) : null}
-      {can.copy ? (
-        <button type="button" className="toolbar__button" onClick={() => void transfer('copy')}>
-          <Icon name="copy" size={20} />
-          <span>{t('files.actions.copy')}</span>
-        </button>
-      ) : null}
-      {can.move ? (
-        <button type="button" className="toolbar__button" onClick={() => void transfer('move')}>
-          <Icon name="move" size={20} />
-          <span>{t('files.actions.move')}</span>
-        </button>
-      ) : null}
-      {can.delete ? (
-        <button
-          type="button"
-          className="toolbar__button"
-          onClick={() => void remove()}
-          aria-keyshortcuts="Delete"
-        >
-          <Icon name="trash" size={20} />
-          <span>{t('files.actions.delete')}</span>
-        </button>
-      ) : null}
-    </>
-  );
+  // A feature's action comes from its hook, given a FileActionContext ({ path, folder, selected,
+  // reload }), and joins this list anywhere: TOOLBAR_ORDER places the buttons.
+  const terminalAction = useTerminalAction();
+  const actions = orderActions([
+    terminalAction,
+    can.create && {
+      id: 'newFolder',
+      label: t('files.actions.newFolder'),
+      icon: 'folderPlus',
+      onRun: () => void newItem(true),
+    },
+    can.create && {
+      id: 'newFile',
+      label: t('files.actions.newFile'),
+      icon: 'filePlus',
+      onRun: () => void newItem(false),
+    },
+    can.share && {
+      id: 'share',
+      label: t('files.actions.share'),
+      icon: 'share',
+      onRun: () => {
+        if (selected[0]) void openShare(selected[0]);
+      },
+      selection: true,
+      menu: true,
+    },
+    can.rename && {
+      id: 'rename',
+      label: t('files.actions.rename'),
+      icon: 'rename',
+      onRun: () => void rename(),
+      shortcut: 'F2',
+      selection: true,
+      menu: true,
+    },
+    can.copy && {
+      id: 'copy',
+      label: t('files.actions.copy'),
+      icon: 'copy',
+      onRun: () => void transfer('copy'),
+      selection: true,
+      menu: true,
+    },
+    can.move && {
+      id: 'move',
+      label: t('files.actions.move'),
+      icon: 'move',
+      onRun: () => void transfer('move'),
+      selection: true,
+      menu: true,
+    },
+    can.delete && {
+      id: 'delete',
+      label: t('files.actions.delete'),
+      icon: 'trash',
+      onRun: () => void remove(),
+      shortcut: 'Delete',
+      selection: true,
+      menu: true,
+      danger: true,
+    },
+    {
+      id: 'switchView',
+      label: t('files.switchView'),
+      text: t(VIEW_LABEL[view]),
+      icon: view === 'list' ? 'list' : 'grid',
+      onRun: () => void switchView(),
+    },
+    can.download &&
+      items.length > 0 && {
+        id: 'download',
+        label: t('files.actions.download'),
+        icon: 'download',
+        onRun: () => void downloadSelection(),
+        shortcut: 'Control+S',
+        badge: selected.length,
+        menu: true,
+      },
+    {
+      id: 'info',
+      label: t('files.actions.info'),
+      icon: 'info',
+      onRun: () => void showInfo(selected.length > 0 ? selected : [folder], { canDownload: can.download }),
+      menu: true,
+    },
+    items.length > 0 && {
+      id: 'selectMultiple',
+      label: t('files.actions.selectMultiple'),
+      icon: 'selectMultiple',
+      onRun: () => setSelection((s) => setMultiple(s, !s.multiple)),
+      pressed: selection.multiple,
+    },
+  ] satisfies (FileAction | false)[]);
 
   return (
     <>
       <Breadcrumbs path={path} />
-      <div
-        className={selected.length > 0 ? 'toolbar toolbar--compact' : 'toolbar'}
-        role="toolbar"
-        aria-label={t('files.actions.label')}
-      >
-        {can.create ? (
-          <>
-            <button type="button" className="toolbar__button" onClick={() => void newItem(true)}>
-              <Icon name="folderPlus" size={20} />
-              <span>{t('files.actions.newFolder')}</span>
-            </button>
-            <button type="button" className="toolbar__button" onClick={() => void newItem(false)}>
-              <Icon name="filePlus" size={20} />
-              <span>{t('files.actions.newFile')}</span>
-            </button>
-          </>
-        ) : null}
-        <span className="toolbar__wide">{selectionActions}</span>
-        {can.download && items.length > 0 ? (
-          <button
-            type="button"
-            className="toolbar__button"
-            onClick={() => void downloadSelection()}
-            aria-keyshortcuts="Control+S"
-          >
-            <Icon name="download" size={20} />
-            <span>{t('files.actions.download')}</span>
-            {selected.length > 0 ? <span className="badge">{selected.length}</span> : null}
-          </button>
-        ) : null}
-        <button
-          type="button"
-          className="toolbar__button"
-          onClick={() =>
-            void showInfo(selected.length > 0 ? selected : [folder], { canDownload: can.download })
-          }
-        >
-          <Icon name="info" size={20} />
-          <span>{t('files.actions.info')}</span>
-        </button>
-        <button
-          type="button"
-          className="toolbar__button"
-          onClick={() => setSelection(selectAll(items.length))}
-          aria-keyshortcuts="Control+A"
-        >
-          <Icon name="check" size={20} />
-          <span>{t('files.actions.selectAll')}</span>
-        </button>
-        <TerminalToggle />
-        <button type="button" className="toolbar__button" onClick={() => void switchView()}>
-          <Icon name={view === 'list' ? 'list' : 'grid'} size={20} />
-          <span className="visually-hidden">{t('files.switchView')} </span>
-          <span>{t(VIEW_LABEL[view])}</span>
-        </button>
-        {selected.length > 0 ? (
-          <div
-            className="selection-bar"
-            role="region"
-            aria-label={t('files.selectedCount', { count: selected.length })}
-          >
-            <span className="selection-bar__count" aria-live="polite">
-              {t('files.selectedCount', { count: selected.length })}
-            </span>
-            <span className="selection-bar__actions">{selectionActions}</span>
-            <button
-              type="button"
-              className="icon-button"
-              onClick={() => setSelection(EMPTY_SELECTION)}
-              aria-label={t('files.actions.clearSelection')}
-            >
-              <Icon name="close" size={20} />
-            </button>
-          </div>
-        ) : null}
-      </div>
+      <FileToolbar
+        actions={actions}
+        selectedCount={selected.length}
+        multiple={selection.multiple}
+        onSelectAll={() => setSelection((s) => selectAll(s, items.length))}
+        onClearSelection={() => setSelection(EMPTY_SELECTION)}
+      />
       {items.length === 0 ? (
         <p className="listing__lonely">
           <Icon name="folder" size={40} />
@@ -444,6 +425,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
           items={items}
           view={view}
           selected={selection.selected}
+          multiple={selection.multiple}
           sorting={sorting}
           absoluteDates={user?.dateFormat ?? false}
           onSort={handleSort}

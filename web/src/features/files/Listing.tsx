@@ -27,6 +27,8 @@ export interface ListingProps {
   items: ResourceItem[];
   view: ViewMode;
   selected: ReadonlySet<number>;
+  /** Multiple-selection mode: every item shows a check box. */
+  multiple: boolean;
   sorting: Sorting;
   absoluteDates: boolean;
   onSort: (field: SortField) => void;
@@ -35,7 +37,7 @@ export interface ListingProps {
 }
 
 export function Listing(props: ListingProps) {
-  const { items, view, selected, sorting, onSort } = props;
+  const { items, view, selected, multiple, sorting, onSort } = props;
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState({ width: 0, top: 0 });
@@ -69,7 +71,7 @@ export function Listing(props: ListingProps) {
   });
 
   return (
-    <div className={`listing listing--${view.replace(' ', '-')}`}>
+    <div className={`listing listing--${view.replace(' ', '-')}${multiple ? ' listing--multiple' : ''}`}>
       <div className="listing__header" role="group" aria-label={t('files.sortBy')}>
         {SORT_FIELDS.map(({ field, label }) => {
           const active = sorting.by === field;
@@ -142,7 +144,8 @@ interface ItemProps extends ListingProps {
   isSelected: boolean;
 }
 
-function Item({ item, index, setSize, isSelected, view, absoluteDates, onItemClick, onOpen }: ItemProps) {
+function Item(props: ItemProps) {
+  const { item, index, setSize, isSelected, multiple, view, absoluteDates, onItemClick, onOpen } = props;
   const { t } = useTranslation();
   const format = useFormat();
   const date = new Date(item.modified);
@@ -177,6 +180,11 @@ function Item({ item, index, setSize, isSelected, view, absoluteDates, onItemCli
         ) : (
           <Icon name={item.isDir ? 'folder' : 'file'} size={view === 'mosaic gallery' ? 56 : 24} />
         )}
+        {multiple ? (
+          <span className="item__check" aria-hidden="true">
+            {isSelected ? <Icon name="checkMark" size={16} /> : null}
+          </span>
+        ) : null}
       </span>
       <span className="item__name" dir="auto">
         {item.name}

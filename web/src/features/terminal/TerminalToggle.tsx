@@ -1,27 +1,24 @@
-/** The shell toggle of the file browser header (spec §2 "File browser"). */
+/** The shell toggle of the file browser header (spec §2 "File browser"), as a toolbar action. */
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../../components/Icon';
+import type { FileAction } from '../files/actions';
 import { useTerminalAllowed } from './access';
 import { toggleTerminal, useTerminal } from './store';
 
 export const TOGGLE_ID = 'terminal-toggle';
 
-export function TerminalToggle() {
+/** The toggle, or null when the shell is not enabled or the user lacks the execute permission. */
+export function useTerminalAction(): FileAction | null {
   const { t } = useTranslation();
   const allowed = useTerminalAllowed();
   const open = useTerminal((s) => s.open);
   if (!allowed) return null;
-  return (
-    <button
-      id={TOGGLE_ID}
-      type="button"
-      className="toolbar__button"
-      aria-pressed={open}
-      aria-controls={open ? 'terminal' : undefined}
-      onClick={toggleTerminal}
-    >
-      <Icon name="terminal" size={20} />
-      <span>{t('terminal.title')}</span>
-    </button>
-  );
+  return {
+    id: 'shell',
+    label: t('terminal.title'),
+    icon: 'terminal',
+    onRun: toggleTerminal,
+    pressed: open,
+    domId: TOGGLE_ID,
+    controls: open ? 'terminal' : undefined,
+  };
 }
