@@ -52,7 +52,7 @@ test.describe('the file toolbar', () => {
     await files.goto('tb/');
     await expect
       .poll(() => files.toolbarButtons())
-      .toEqual(['New folder', 'New file', 'Switch view List', 'Download', 'Select multiple']);
+      .toEqual(['New folder', 'New file', 'Switch view List', 'Download', 'Info', 'Select multiple']);
     await files.item('a.txt').click();
     await expect
       .poll(() => files.toolbarButtons())
@@ -65,6 +65,7 @@ test.describe('the file toolbar', () => {
         'Delete',
         'Switch view List',
         'Download1',
+        'Info',
         'Select multiple',
         'Clear selection',
       ]);
@@ -108,8 +109,8 @@ test.describe('the file toolbar', () => {
     server,
   }) => {
     seed(server.root, 'single', { 'a.txt': 1 }, ['sub']);
+    // The session is renewed when the page starts, so the user's new preference applies.
     await resetAdmin(server.url, true);
-    await signIn(page, server.url);
     const files = new Files(page);
     await files.goto('single/');
     await files.action('Select multiple').click();
