@@ -59,6 +59,7 @@ test.describe('the file toolbar', () => {
       .toEqual([
         'New folder',
         'New file',
+        'Share',
         'Rename',
         'Copy',
         'Move',
