@@ -189,7 +189,7 @@ test.describe('the shell panel', () => {
 
   test('is not offered without the execute permission', async ({ page }) => {
     await signIn(page, NO_EXEC);
-    await expect(new Files(page).action('Select all')).toBeVisible();
+    await expect(new Files(page).toolbar()).toBeVisible();
     await expect(new Terminal(page).toggle()).toHaveCount(0);
     await expect(new Terminal(page).panel()).toHaveCount(0);
   });
@@ -235,6 +235,6 @@ test('the shell toggle is absent when the server has execution off', async ({ pa
   await login.signIn('exec-off', 'exec-off-password-1');
   await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
   expect(await page.evaluate(() => (window as { FileBrowser?: { EnableExec?: boolean } }).FileBrowser?.EnableExec)).toBe(false);
-  await expect(new Files(page).action('Select all')).toBeVisible();
+  await expect(new Files(page).toolbar()).toBeVisible();
   await expect(new Terminal(page).toggle()).toHaveCount(0);
 });

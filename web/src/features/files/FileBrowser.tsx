@@ -403,7 +403,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
       onRun: () => setSelection((s) => setMultiple(s, !s.multiple)),
       pressed: selection.multiple,
     },
-  ] satisfies (FileAction | false)[]);
+  ] satisfies (FileAction | false | null)[]);
 
   return (
     <>
