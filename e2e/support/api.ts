@@ -111,3 +111,36 @@ export async function updateUser(url: string, id: number, data: Json, which: str
   });
   if (!res.ok) throw new Error(`PUT user ${id}: ${res.status} ${await res.text()}`);
 }
+
+export interface ShareJson {
+  hash: string;
+  path: string;
+  userID: number;
+  expire: number;
+  hasPassword: boolean;
+}
+
+/** POST /api/share{path} (default: as the admin); `body` as the client sends it ({} = permanent, no password). */
+export async function createShare(
+  url: string,
+  itemPath: string,
+  body: { expires?: string; unit?: string; password?: string } = {},
+  as: { username: string; password: string } = ADMIN,
+): Promise<ShareJson> {
+  const token = await apiLogin(url, as.username, as.password);
+  const res = await fetch(`${url}/api/share${itemPath}`, {
+    method: 'POST',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`share ${itemPath}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as ShareJson;
+}
+
+/** GET /api/share{path} as the admin. */
+export async function sharesOf(url: string, itemPath: string): Promise<ShareJson[]> {
+  const token = await apiLogin(url);
+  const res = await fetch(`${url}/api/share${itemPath}`, { headers: { 'X-Auth': token } });
+  if (!res.ok) throw new Error(`shares of ${itemPath}: ${res.status}`);
+  return (await res.json()) as ShareJson[];
+}

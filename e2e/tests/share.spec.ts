@@ -1,23 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { apiLogin, createUser, updateUser } from '../support/api';
+import { createUser, sharesOf, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { Files } from '../pages/Files';
 import { LoginPage } from '../pages/LoginPage';
-
-interface ShareJson {
-  hash: string;
-  path: string;
-  expire: number;
-  hasPassword: boolean;
-}
-
-async function sharesOf(url: string, itemPath: string): Promise<ShareJson[]> {
-  const token = await apiLogin(url);
-  const res = await fetch(`${url}/api/share${itemPath}`, { headers: { 'X-Auth': token } });
-  return (await res.json()) as ShareJson[];
-}
 
 async function signIn(page: Page, username?: string, password?: string) {
   const login = new LoginPage(page);

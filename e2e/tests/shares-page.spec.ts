@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { apiLogin, createUser } from '../support/api';
+import { createShare, createUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { LoginPage } from '../pages/LoginPage';
 import { ADMIN } from '../support/server';
@@ -15,14 +15,7 @@ async function signIn(page: Page, username: string, password = PASSWORD, target 
 }
 
 async function share(url: string, username: string, itemPath: string, body: object = {}) {
-  const token = await apiLogin(url, username, PASSWORD);
-  const res = await fetch(`${url}/api/share${itemPath}`, {
-    method: 'POST',
-    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`share ${itemPath}: ${res.status}`);
-  return ((await res.json()) as { hash: string }).hash;
+  return (await createShare(url, itemPath, body, { username, password: PASSWORD })).hash;
 }
 
 /** A user whose scope is a fresh folder of the worker's root, with a file and a folder in it. */

@@ -3,5 +3,6 @@ export const queryKeys = {
   usage: (path: string) => ['usage', path] as const,
   resource: (path: string) => ['resource', path] as const,
   shares: () => ['shares'] as const,
+  publicShare: (hash: string, path: string) => ['public-share', hash, path] as const,
   users: () => ['users'] as const,
 };

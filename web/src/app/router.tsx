@@ -39,6 +39,11 @@ export function routes(onExpired: () => void): RouteObject[] {
             { path: '403', lazy: errorPage(403) },
             { path: '404', lazy: errorPage(404) },
             { path: '500', lazy: errorPage(500) },
+            // No login needed (spec §2 route table): visitors and signed-in users alike.
+            {
+              path: 'share/*',
+              lazy: () => import('../pages/SharePage').then((m) => ({ Component: m.default })),
+            },
             {
               element: <RequireAuth />,
               children: [

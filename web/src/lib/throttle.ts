@@ -24,12 +24,15 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
       return;
     }
     pending = args;
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      const next = pending;
-      pending = null;
-      if (next) run(next);
-    }, Math.max(wait, 0));
+    timer ??= setTimeout(
+      () => {
+        timer = undefined;
+        const next = pending;
+        pending = null;
+        if (next) run(next);
+      },
+      Math.max(wait, 0),
+    );
   };
   throttled.cancel = () => {
     clearTimeout(timer);

@@ -4,15 +4,23 @@ import { Link } from 'react-router';
 import { breadcrumbs } from '../../lib/breadcrumbs';
 import { filesRoute } from '../../lib/paths';
 
-export function Breadcrumbs({ path }: { path: string }) {
+export interface BreadcrumbsProps {
+  path: string;
+  /** The first crumb; the user's files by default. */
+  home?: { label: string; to: string };
+  /** The route of a folder path (ends in `/`); /files routes by default. */
+  route?: (folderPath: string) => string;
+}
+
+export function Breadcrumbs({ path, home, route = filesRoute }: BreadcrumbsProps) {
   const { t } = useTranslation();
   const crumbs = breadcrumbs(path);
   return (
     <nav className="breadcrumbs" aria-label={t('files.location')}>
       <ol>
         <li>
-          <Link to="/files/" aria-current={crumbs.length === 0 ? 'page' : undefined}>
-            {t('files.home')}
+          <Link to={home?.to ?? '/files/'} aria-current={crumbs.length === 0 ? 'page' : undefined}>
+            {home?.label ?? t('files.home')}
           </Link>
         </li>
         {crumbs.map((c, i) => (
@@ -20,11 +28,7 @@ export function Breadcrumbs({ path }: { path: string }) {
             <span aria-hidden="true" className="breadcrumbs__sep">
               /
             </span>
-            <Link
-              to={filesRoute(c.path)}
-              dir="auto"
-              aria-current={i === crumbs.length - 1 ? 'page' : undefined}
-            >
+            <Link to={route(c.path)} dir="auto" aria-current={i === crumbs.length - 1 ? 'page' : undefined}>
               {c.name}
             </Link>
           </li>

@@ -1,0 +1,71 @@
+/** The password card of a protected share (spec §2 "Public share page", §8 "Share page"). */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { useFormat } from '../../i18n/useFormat';
+
+export interface SharePasswordProps {
+  /** A typed password was refused. */
+  wrong: boolean;
+  /** Seconds to wait after too many wrong passwords (S45), or null. */
+  retryAfter: number | null;
+  busy: boolean;
+  onSubmit: (password: string) => void;
+}
+
+export function SharePassword({ wrong, retryAfter, busy, onSubmit }: SharePasswordProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const [password, setPassword] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!busy) input.current?.focus();
+  }, [busy, wrong]);
+
+  function handleSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!busy) onSubmit(password);
+  }
+
+  const problem =
+    retryAfter !== null
+      ? t('login.tooManyAttempts', {
+          duration: new Intl.NumberFormat(format.locale, {
+            style: 'unit',
+            unit: 'second',
+            unitDisplay: 'long',
+          }).format(retryAfter),
+        })
+      : wrong
+        ? t('publicShare.wrongPassword')
+        : null;
+
+  return (
+    <div className="share-password card">
+      <span className="share-password__icon">
+        <Icon name="lock" size={40} />
+      </span>
+      <h1 className="card__title">{t('publicShare.passwordTitle')}</h1>
+      <p className="muted">{t('publicShare.passwordText')}</p>
+      <form onSubmit={handleSubmit} noValidate>
+        <Field label={t('login.password')} error={problem}>
+          {(control) => (
+            <input
+              {...control}
+              ref={input}
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {busy ? t('common.loading') : t('publicShare.submit')}
+        </button>
+      </form>
+    </div>
+  );
+}
