@@ -52,7 +52,15 @@ test.describe('the file toolbar', () => {
     await files.goto('tb/');
     await expect
       .poll(() => files.toolbarButtons())
-      .toEqual(['New folder', 'New file', 'Switch view List', 'Download', 'Info', 'Select multiple']);
+      .toEqual([
+        'New folder',
+        'New file',
+        'Switch view List',
+        'Download',
+        'Upload',
+        'Info',
+        'Select multiple',
+      ]);
     await files.item('a.txt').click();
     await expect
       .poll(() => files.toolbarButtons())
@@ -66,6 +74,7 @@ test.describe('the file toolbar', () => {
         'Delete',
         'Switch view List',
         'Download1',
+        'Upload',
         'Info',
         'Select multiple',
         'Clear selection',

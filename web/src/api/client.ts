@@ -16,6 +16,15 @@ export function configureClient(hooks: { onRenew: Hook; onUnauthorized: Hook }):
   unauthorizedHook = hooks.onUnauthorized;
 }
 
+/**
+ * Renewal and the end of the session for answers that did not come through `request` (uploads sent
+ * with XMLHttpRequest or tus-js-client), when they carried the session's token.
+ */
+export function noteAuthAnswer(status: number, renewHeader: string | null): void {
+  if (renewHeader === 'true') renewHook();
+  if (status === 401) unauthorizedHook();
+}
+
 export interface RequestOptions extends Omit<RequestInit, 'body'> {
   /** Sent as JSON. */
   json?: unknown;

@@ -9,6 +9,8 @@ import { openSearch } from '../features/search/SearchPrompt';
 import { Header } from '../features/shell/Header';
 import { Sidebar } from '../features/shell/Sidebar';
 import { TerminalDock } from '../features/terminal/TerminalPanel';
+import { UploadPanel } from '../features/upload/UploadPanel';
+import { UploadProgressBar } from '../features/upload/UploadProgressBar';
 import { folderOf, virtualPathOf } from '../lib/paths';
 import { closeAllPrompts, usePrompts } from '../stores/prompts';
 import { useSession } from '../stores/session';
@@ -90,6 +92,8 @@ export default function Layout() {
           <Outlet />
         </main>
         {signedIn ? <TerminalDock folder={folder ?? '/'} /> : null}
+        <UploadProgressBar />
+        <UploadPanel />
       </div>
     </QueryClientProvider>
   );

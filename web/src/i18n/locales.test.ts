@@ -31,6 +31,7 @@ const SAME_EVERYWHERE = new Set([
   'units.GiB',
   'units.TiB',
   'units.PiB',
+  'upload.perSecond',
 ]);
 /** Words that happen to be spelled as in English in one language (kept small on purpose). */
 const SAME_IN: Record<string, string[]> = {

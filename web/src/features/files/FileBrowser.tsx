@@ -27,6 +27,8 @@ import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
 import { useTerminalAction } from '../terminal/TerminalToggle';
+import { UploadDropZone } from '../upload/UploadDropZone';
+import { useUploadAction } from '../upload/useUploadAction';
 import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
 import { Breadcrumbs } from './Breadcrumbs';
 import { clearClipboard, useClipboard } from './clipboard';
@@ -37,6 +39,7 @@ import { FileToolbar } from './FileToolbar';
 import { showInfo } from './InfoPrompt';
 import { openShare } from '../share/SharePrompt';
 import { Listing, type ViewMode } from './Listing';
+import { useReselect } from './reselect';
 import './files.css';
 import {
   carrySelection,
@@ -94,6 +97,8 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     if (previous.current !== items) setSelection((s) => carrySelection(s, previous.current, items));
     previous.current = items;
   }, [items]);
+  // §2: new items (upload, paste, move) are selected once the reloaded listing has them.
+  useReselect(path, items, setSelection);
 
   const selected = selectedItems(selection, items);
   const reload = useCallback(
@@ -313,8 +318,10 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   // A feature's action comes from its hook, given a FileActionContext ({ path, folder, selected,
   // reload }), and joins this list anywhere: TOOLBAR_ORDER places the buttons.
   const terminalAction = useTerminalAction();
+  const uploadAction = useUploadAction(path);
   const actions = orderActions([
     terminalAction,
+    uploadAction,
     can.create && {
       id: 'newFolder',
       label: t('files.actions.newFolder'),
@@ -415,24 +422,26 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
         onSelectAll={() => setSelection((s) => selectAll(s, items.length))}
         onClearSelection={() => setSelection(EMPTY_SELECTION)}
       />
-      {items.length === 0 ? (
-        <p className="listing__lonely">
-          <Icon name="folder" size={40} />
-          {t('files.lonely')}
-        </p>
-      ) : (
-        <Listing
-          items={items}
-          view={view}
-          selected={selection.selected}
-          multiple={selection.multiple}
-          sorting={sorting}
-          absoluteDates={user?.dateFormat ?? false}
-          onSort={handleSort}
-          onItemClick={handleItemClick}
-          onOpen={open}
-        />
-      )}
+      <UploadDropZone folder={path} enabled={can.create}>
+        {items.length === 0 ? (
+          <p className="listing__lonely">
+            <Icon name="folder" size={40} />
+            {t('files.lonely')}
+          </p>
+        ) : (
+          <Listing
+            items={items}
+            view={view}
+            selected={selection.selected}
+            multiple={selection.multiple}
+            sorting={sorting}
+            absoluteDates={user?.dateFormat ?? false}
+            onSort={handleSort}
+            onItemClick={handleItemClick}
+            onOpen={open}
+          />
+        )}
+      </UploadDropZone>
     </>
   );
 }
