@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Rule } from '@coffer/protocol';
 import type { ServerConfig } from './config/schema.js';
 import type { Deps } from './services.js';
 import type { Session } from './auth/tokens.js';
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRecord;
     session: Session;
+    /** Settings `rules`, read with the session by `authenticate` (pass to `files.resolve`). */
+    globalRules: readonly Rule[];
   }
   interface FastifyInstance {
     authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -110,6 +113,7 @@ export async function buildApp(
   app.decorate('authenticate', createAuthenticate(deps, limiter));
   app.decorateRequest('user', null as unknown as UserRecord);
   app.decorateRequest('session', null as unknown as Session);
+  app.decorateRequest('globalRules', null as unknown as readonly Rule[]);
   registerErrorHandler(app);
   registerBodyParser(app);
   registerSecurityHeaders(app);

@@ -42,6 +42,15 @@ describe('per-request reads see changes at once (S20–S22, global rules)', () =
     expect((await srv.fetch('/api/usage/', { token })).status).toBe(401);
   });
 
+  it('a token used a moment ago is refused on the very next request after logout', async () => {
+    await writeFile(path.join(srv.root, 'used.txt'), 'x');
+    const token = await srv.login();
+    for (let i = 0; i < 3; i++) expect((await srv.fetch('/api/raw/used.txt', { token })).status).toBe(200);
+    expect((await srv.fetch('/api/logout', { method: 'POST', token })).status).toBe(204);
+    expect((await srv.fetch('/api/raw/used.txt', { token })).status).toBe(401);
+    expect((await srv.fetch('/api/raw/used.txt', { token, method: 'HEAD' })).status).toBe(401);
+  });
+
   it('a user changed or deleted by another instance is re-read on the next request', async () => {
     const u = await srv.createUser({ username: 'hotpath' });
     await writeFile(path.join(srv.root, 'f.txt'), 'x');

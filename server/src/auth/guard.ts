@@ -2,7 +2,7 @@ import type { Permissions } from '@coffer/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, Unauthorized } from '../http/errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import type { UserRepository } from '../features/users/repository.js';
+import type { SettingsRepository } from '../features/settings/repository.js';
 import { looksLikeJwt, RENEW_WITHIN_S, type TokenService } from './tokens.js';
 
 /** Reads one cookie from the Cookie header without a cookie library. */
@@ -31,8 +31,14 @@ export function tokenFrom(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** The preHandler that every authenticated route uses: token → live session → user re-read from the DB. */
-export function createAuthenticate(deps: { tokens: TokenService; users: UserRepository }, limiter?: RateLimiter) {
+/**
+ * The preHandler that every authenticated route uses: token → live session → user re-read from the
+ * DB, with the global rules of the settings read in the same query (`req.globalRules`).
+ */
+export function createAuthenticate(
+  deps: { tokens: TokenService; settings: Pick<SettingsRepository, 'rulesOf'> },
+  limiter?: RateLimiter,
+) {
   return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = tokenFrom(req);
     if (!token) throw new Unauthorized();
@@ -46,6 +52,7 @@ export function createAuthenticate(deps: { tokens: TokenService; users: UserRepo
     limiter?.user(user.id);
     req.user = user;
     req.session = session;
+    req.globalRules = deps.settings.rulesOf(found.settingsText);
     const now = deps.tokens.now();
     const renew = session.exp - now < RENEW_WITHIN_S || user.updatedAt > session.iat;
     if (renew) void reply.header('X-Renew-Token', 'true');

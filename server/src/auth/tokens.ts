@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { TokenPayload, TokenUser } from '@coffer/protocol';
 import { SignJWT } from 'jose';
+import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { prepareQuery } from '../db/prepared.js';
 import { userFromRow, type UserRecord } from '../features/users/repository.js';
@@ -77,6 +78,21 @@ export function verifyHs256(token: string, key: Uint8Array, now: number): Partia
   return claims as Partial<TokenPayload>;
 }
 
+interface Claims {
+  jti: string;
+  userId: number;
+  exp: number;
+}
+
+/** How many verified tokens `claims` remembers (the oldest is forgotten first). */
+const VERIFIED_TOKENS = 1024;
+
+function claimsOf(payload: Partial<TokenPayload> | null): Claims | null {
+  const userId = payload?.user?.id;
+  if (!payload || typeof payload.jti !== 'string' || typeof userId !== 'number' || typeof payload.exp !== 'number') return null;
+  return { jti: payload.jti, userId, exp: payload.exp };
+}
+
 /**
  * JWTs that are also server-side sessions (S20): every token carries a `jti` recorded in the
  * `sessions` table; revoking a session or deleting a user makes its tokens fail at once.
@@ -85,7 +101,8 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
   const k = deps.db.kysely;
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   let issuedSinceSweep = 0;
-  // Run on every authenticated request: built once (db/prepared.ts). One row: the session and its user.
+  // Run on every authenticated request: built once (db/prepared.ts). One row: the session, its
+  // user and the stored settings text (for the global rules), so a request reads the database once.
   const sessionByJti = prepareQuery(deps.db, k.selectFrom('sessions').selectAll().where('jti', '=', ''));
   const sessionWithUser = prepareQuery(
     deps.db,
@@ -94,15 +111,27 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
       .select(['sessions.jti as s_jti', 'sessions.issued_at as s_issued_at', 'sessions.expires_at as s_expires_at'])
+      .select((eb) => eb.selectFrom('kv').select('kv.value').where('kv.key', '=', sql.lit('settings')).as('s_settings'))
       .where('sessions.jti', '=', ''),
   );
 
+  // Claims of tokens whose signature checked out, by token text: the HMAC and the JSON parsing are
+  // pure functions of the text, so a token seen before only needs its expiry checked again (its
+  // `nbf`, in the past when first seen, stays so). The session behind it is still read per request.
+  const verified = new Map<string, Claims>();
+
   /** The token's claims when its signature, alg and times are right (`exp` ignored with allowExpired). */
-  function claims(token: string, allowExpired?: boolean): { jti: string; userId: number } | null {
-    const payload = verifyHs256(token, deps.key, allowExpired ? 0 : now());
-    const userId = payload?.user?.id;
-    if (!payload || typeof payload.jti !== 'string' || typeof userId !== 'number' || typeof payload.exp !== 'number') return null;
-    return { jti: payload.jti, userId };
+  function claims(token: string, allowExpired?: boolean): Claims | null {
+    if (allowExpired) return claimsOf(verifyHs256(token, deps.key, 0));
+    const t = now();
+    const known = verified.get(token);
+    if (known) return known.exp > t ? known : null;
+    const c = claimsOf(verifyHs256(token, deps.key, t));
+    if (c) {
+      if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+      verified.set(token, c);
+    }
+    return c;
   }
 
   async function sweep(): Promise<void> {
@@ -139,17 +168,24 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
     },
 
     /**
-     * verify() and the session's user in one query (the per-request path of `app.authenticate`):
-     * read from the database every time, so a revoked session or a deleted user fails at once (S20–S22).
+     * verify(), the session's user and the stored settings text in one query (the per-request path
+     * of `app.authenticate`): read from the database every time, so a revoked session or a deleted
+     * user fails at once (S20–S22) and changed global rules apply to the next request.
      */
-    async verifyWithUser(token: string): Promise<{ session: Session; user: UserRecord } | null> {
+    async verifyWithUser(
+      token: string,
+    ): Promise<{ session: Session; user: UserRecord; settingsText: string | undefined } | null> {
       const c = claims(token);
       if (!c) return null;
       const [row] = await sessionWithUser([c.jti]);
       if (!row || Number(row.id) !== c.userId) return null;
       if (Number(row.s_expires_at) < now()) return null;
-      const { s_jti: jti, s_issued_at: iat, s_expires_at: exp, ...user } = row;
-      return { session: { jti, userId: c.userId, iat: Number(iat), exp: Number(exp) }, user: userFromRow(user) };
+      const { s_jti: jti, s_issued_at: iat, s_expires_at: exp, s_settings: settingsText, ...user } = row;
+      return {
+        session: { jti, userId: c.userId, iat: Number(iat), exp: Number(exp) },
+        user: userFromRow(user),
+        settingsText: settingsText ?? undefined,
+      };
     },
 
     async revoke(jti: string): Promise<void> {

@@ -3,9 +3,10 @@
  * takes something the resolver or the walker produced (a ScopedPath or a WalkEntry), never a
  * string from a request.
  */
-import { createReadStream } from 'node:fs';
+import { close, createReadStream, open as openCb, read } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { ScopedPath } from './resolve.js';
 import type { WalkEntry } from './walk.js';
 
@@ -26,6 +27,32 @@ export function openFileStream(
   const r = range ?? (size > 0 ? { start: 0, end: size - 1 } : undefined);
   const hwm = r ? Math.max(1, Math.min(highWaterMark, r.end - r.start + 1)) : highWaterMark;
   return createReadStream(p.real, { start: r?.start, end: r?.end, highWaterMark: hwm });
+}
+
+const openFd = promisify(openCb);
+const readFd = promisify(read);
+const closeFd = promisify(close);
+
+/**
+ * The bytes [start, end] (inclusive) of a resolved file in one buffer: one open, one read, one
+ * close (small answers: a stream costs more than the I/O of a few KiB). Throws when the file ends
+ * before `end` (it changed since its stat): a short answer must never look complete.
+ */
+export async function readRange(p: Readable_, range: { start: number; end: number }): Promise<Buffer> {
+  const length = range.end - range.start + 1;
+  const buf = Buffer.allocUnsafe(length);
+  const fd = await openFd(p.real, 'r');
+  try {
+    let off = 0;
+    while (off < length) {
+      const { bytesRead: n } = await readFd(fd, buf, off, length - off, range.start + off);
+      if (n === 0) throw new Error(`file shrank while being read (${off} of ${length} bytes)`);
+      off += n;
+    }
+    return buf;
+  } finally {
+    await closeFd(fd);
+  }
 }
 
 /**

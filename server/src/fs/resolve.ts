@@ -195,7 +195,8 @@ export async function resolveInArea(
   let isSymlink = false;
   let entryLstat: Stats | undefined;
   if (names.length > 0) {
-    const parent = await resolveReal(area.root, names.slice(0, -1));
+    // The area root is already real: an entry right in it needs no realpath of its folder.
+    const parent = names.length === 1 ? { real: area.root, exists: true, viaDanglingLink: false } : await resolveReal(area.root, names.slice(0, -1));
     if (!isInside(area.root, parent.real)) throw new Forbidden('symbolic link leaves the scope');
     entry = path.join(parent.real, names[names.length - 1]!);
     if (parent.exists) {

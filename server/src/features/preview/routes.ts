@@ -4,7 +4,6 @@
  * as the original file; the rest is resized by sharp (service.ts).
  */
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePerm } from '../../auth/guard.js';
 import { createDiskCache } from '../../fs/cache.js';
@@ -12,7 +11,7 @@ import { readHead } from '../../fs/read.js';
 import { detectType, HEADER_BYTES } from '../../fs/types.js';
 import { BadRequest, HttpError } from '../../http/errors.js';
 import { sendResolvedFile } from '../raw/routes.js';
-import { etagFor, sendFileBody } from '../raw/send.js';
+import { bufferBody, etagFor, sendFileBody } from '../raw/send.js';
 import { createPreviewService, type PreviewSize } from './service.js';
 
 /** Served as they are: animations (api.md §10), vector images (never rasterised server-side), icons. */
@@ -29,7 +28,7 @@ export async function previewRoutes(app: FastifyInstance): Promise<void> {
     const size = params.size;
     if (size !== 'thumb' && size !== 'big') throw new BadRequest('size must be thumb or big');
     const inline = (req.query as { inline?: string }).inline === 'true';
-    const p = await files.resolve(req.user, params['*'] ?? '/', { mustExist: true });
+    const p = await files.resolve(req.user, params['*'] ?? '/', { mustExist: true, globalRules: req.globalRules });
     const st = p.stat!;
     const name = path.posix.basename(p.virtual);
     if (!st.isFile()) throw new HttpError(501);
@@ -51,17 +50,11 @@ export async function previewRoutes(app: FastifyInstance): Promise<void> {
     const out = await previews.preview(p, size as PreviewSize);
     void reply.header('X-Preview-Cache', out.cached ? 'hit' : 'miss');
     const etag = etagFor(st.size, st.mtimeMs).replace(/"$/, `-${size}"`);
-    return sendFileBody(
-      req,
-      reply,
-      {
-        size: out.data.length,
-        mtimeMs: st.mtimeMs,
-        etag,
-        open: (r) => Readable.from([r ? out.data.subarray(r.start, r.end + 1) : out.data]),
-      },
-      { name, inline, contentType: out.contentType },
-    );
+    return sendFileBody(req, reply, bufferBody(out.data, st.mtimeMs, etag), {
+      name,
+      inline,
+      contentType: out.contentType,
+    });
   };
   app.get('/api/preview/:size/*', { preHandler: [app.authenticate, requirePerm('download')] }, handler);
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePerm } from '../../auth/guard.js';
-import { openFileStream } from '../../fs/read.js';
+import { openFileStream, readRange } from '../../fs/read.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import { BadRequest } from '../../http/errors.js';
 import { formatFor } from '../archive/formats.js';
@@ -51,6 +51,7 @@ export async function sendResolvedFile(
       mtimeMs: st.mtimeMs,
       etag: etagFor(st.size, st.mtimeMs),
       open: (r) => openFileStream(p, r),
+      read: (r) => readRange(p, r),
     },
     { name, inline, contentType },
   );
@@ -60,15 +61,16 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
   const { files } = app.deps;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.query as RawQuery;
+    const { globalRules } = req;
     const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', {
       mustExist: true,
+      globalRules,
     });
     const st = p.stat!;
     if (!st.isDirectory()) return sendResolvedFile(req, reply, p, q.inline === 'true');
 
     const format = formatFor(q.algo);
     if (!format) throw new BadRequest('unsupported archive format'); // S57
-    const globalRules = await files.globalRules();
     const plan = await planArchive(files, req.user, p, q.files, format);
 
     return sendArchive(req, reply, { plan, format, mtime: st.mtime, user: req.user, globalRules });

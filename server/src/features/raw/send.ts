@@ -24,12 +24,37 @@ export function isPassive(contentType: string): boolean {
   return t === 'application/pdf' || t === 'text/plain' || t === 'text/vtt';
 }
 
+/**
+ * Answers (or single ranges) up to this many bytes are read into one buffer and sent with their
+ * headers in one write, when the body can `read`: for a few KiB a stream costs more than the I/O.
+ */
+export const SMALL_BODY = 64 * 1024;
+
 export interface FileBody {
   size: number;
   mtimeMs: number;
   etag: string;
   /** The bytes [start, end], or all of them. */
   open(range?: ByteRange): Readable;
+  /** The same bytes in one buffer; used instead of `open` for parts up to SMALL_BODY bytes. */
+  read?(range: ByteRange): Promise<Buffer>;
+}
+
+/** A FileBody over bytes already in memory (converted subtitles, generated previews). */
+export function bufferBody(data: Buffer, mtimeMs: number, etag: string): FileBody {
+  const slice = (r?: ByteRange) => (r ? data.subarray(r.start, r.end + 1) : data);
+  return {
+    size: data.length,
+    mtimeMs,
+    etag,
+    open: (r) => Readable.from([slice(r)]),
+    read: (r) => Promise.resolve(slice(r)),
+  };
+}
+
+/** The bytes of `r` as one buffer when small enough and the body can, else a stream. */
+async function bytesOf(body: FileBody, r: ByteRange): Promise<Buffer | Readable> {
+  return body.read && r.end - r.start < SMALL_BODY ? body.read(r) : body.open(r);
 }
 
 export interface SendOptions {
@@ -114,13 +139,14 @@ export async function sendFileBody(
   if (range.kind === 'full') {
     void reply.header('Content-Length', String(body.size));
     if (head) return endHead(reply, 200);
-    return body.size === 0 ? reply.code(200).send() : reply.code(200).send(body.open());
+    if (body.size === 0) return reply.code(200).send();
+    return reply.code(200).send(await bytesOf(body, { start: 0, end: body.size - 1 }));
   }
   if (range.ranges.length === 1) {
     const r = range.ranges[0]!;
     void reply.header('Content-Range', `bytes ${r.start}-${r.end}/${body.size}`);
     void reply.header('Content-Length', String(r.end - r.start + 1));
-    return head ? endHead(reply, 206) : reply.code(206).send(body.open(r));
+    return head ? endHead(reply, 206) : reply.code(206).send(await bytesOf(body, r));
   }
   // Several ranges: multipart/byteranges, each part with its own type and range.
   const boundary = randomBytes(12).toString('hex');

@@ -24,7 +24,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = (req.params as { '*'?: string })['*'] ?? '/';
     const query = (req.query as { query?: string }).query ?? '';
-    const globalRules = await files.globalRules();
+    const { globalRules } = req;
     const dir = await files.resolve(req.user, raw, { globalRules });
     const match = matcher(parseQuery(query), mimeOf);
 

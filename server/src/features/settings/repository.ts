@@ -38,6 +38,18 @@ export function createSettingsRepository(db: Db) {
   // PUT /api/settings on any instance counts at once); it is parsed again only when its text changed.
   let rulesFrom: string | undefined | null = null;
   let rulesCached: readonly Rule[] = [];
+  /**
+   * The global rules of a stored settings text just read (the token check reads it with the
+   * session: one query per request). Not to be modified (shared between requests).
+   */
+  function rulesOf(t: string | undefined): readonly Rule[] {
+    if (t !== rulesFrom) {
+      const stored = t === undefined ? {} : (JSON.parse(t) as Partial<StoredSettings>);
+      rulesCached = readBack({ ...defaultSettings(), ...stored }).rules;
+      rulesFrom = t;
+    }
+    return rulesCached;
+  }
   async function put(key: string, value: unknown): Promise<void> {
     const text = JSON.stringify(value);
     await k
@@ -58,14 +70,9 @@ export function createSettingsRepository(db: Db) {
     saveSettings: (s: StoredSettings) => put('settings', s),
     /** settings().rules, not to be modified (shared between requests). */
     async globalRules(): Promise<readonly Rule[]> {
-      const t = await text('settings');
-      if (t !== rulesFrom) {
-        const stored = t === undefined ? {} : (JSON.parse(t) as Partial<StoredSettings>);
-        rulesCached = readBack({ ...defaultSettings(), ...stored }).rules;
-        rulesFrom = t;
-      }
-      return rulesCached;
+      return rulesOf(await text('settings'));
     },
+    rulesOf,
     async auther(): Promise<AutherConfig> {
       return { ...defaultAuther(), ...((await get<AutherConfig>('auther')) ?? {}) };
     },

@@ -4,12 +4,11 @@
  * Needs `perm.download` (S10); S60/S61/S64 headers as for raw files.
  */
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePerm } from '../../auth/guard.js';
-import { openFileStream, readWhole } from '../../fs/read.js';
+import { openFileStream, readRange, readWhole } from '../../fs/read.js';
 import { BadRequest, PayloadTooLarge } from '../../http/errors.js';
-import { etagFor, sendFileBody } from '../raw/send.js';
+import { bufferBody, etagFor, sendFileBody } from '../raw/send.js';
 import { assToVtt, srtToVtt, subtitleKind } from './convert.js';
 
 /** S82: subtitle conversion reads at most 10 MiB. */
@@ -21,6 +20,7 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
     const inline = (req.query as { inline?: string }).inline === 'true';
     const p = await files.resolve(req.user, (req.params as { '*'?: string })['*'] ?? '/', {
       mustExist: true,
+      globalRules: req.globalRules,
     });
     const st = p.stat!;
     if (st.isDirectory()) throw new BadRequest('not a subtitle file');
@@ -37,6 +37,7 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
           mtimeMs: st.mtimeMs,
           etag: etagFor(st.size, st.mtimeMs),
           open: (r) => openFileStream(p, r),
+          read: (r) => readRange(p, r),
         },
         opts,
       );
@@ -45,17 +46,7 @@ export async function subtitleRoutes(app: FastifyInstance): Promise<void> {
     const text = (await readWhole(p, st.size)).toString('utf8');
     const vtt = Buffer.from(kind === 'srt' ? srtToVtt(text) : assToVtt(text), 'utf8');
     const etag = etagFor(st.size, st.mtimeMs).replace(/"$/, '-vtt"');
-    return sendFileBody(
-      req,
-      reply,
-      {
-        size: vtt.length,
-        mtimeMs: st.mtimeMs,
-        etag,
-        open: (r) => Readable.from([r ? vtt.subarray(r.start, r.end + 1) : vtt]),
-      },
-      opts,
-    );
+    return sendFileBody(req, reply, bufferBody(vtt, st.mtimeMs, etag), opts);
   };
   for (const url of ['/api/subtitle', '/api/subtitle/*']) {
     app.get(url, { preHandler: [app.authenticate, requirePerm('download')] }, handler);

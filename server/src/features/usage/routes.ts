@@ -10,7 +10,7 @@ export async function usageRoutes(app: FastifyInstance): Promise<void> {
   const files = app.deps.files;
   for (const url of ['/api/usage', '/api/usage/*']) {
     app.get(url, { onRequest: [app.authenticate] }, async (req) => {
-      const p = await files.resolve(req.user, tail(req), { mustExist: true });
+      const p = await files.resolve(req.user, tail(req), { mustExist: true, globalRules: req.globalRules });
       if (!p.stat?.isDirectory()) return { total: 0, used: 0 };
       return diskUsage(p);
     });
