@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFolder, listFolderJson } from './listing.js';
 import { resolvePath } from './resolve.js';
-import { closeStatPool, statDirectory } from './stat-pool.js';
+import { closeWorkerPools, statDirectory } from './worker-pool.js';
 
 let base: string;
 let dir: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'sub'));
 });
 afterAll(async () => {
-  await closeStatPool();
+  await closeWorkerPools();
   await rm(base, { recursive: true, force: true });
 });
 

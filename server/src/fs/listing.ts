@@ -3,7 +3,7 @@
  * one lstat per entry (stat of the target for a link) and opens no file (S85); escaping links are
  * left out (S6), rule-denied and hidden entries too (S12).
  *
- * Built for 100,000-entry folders: the stats arrive as typed arrays (stat-pool.ts), the order is
+ * Built for 100,000-entry folders: the stats arrive as typed arrays (worker-pool.ts), the order is
  * computed on indices, and the JSON text is written directly — no object per entry.
  */
 import { lstat, stat } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { isReservedEntry } from './reserved.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { sortIndices, type SortSource } from './sort.js';
-import { ENTRY, statDirectory, type DirStats } from './stat-pool.js';
+import { ENTRY, statDirectory, type DirStats } from './worker-pool.js';
 import { linkTarget } from './walk.js';
 
 /** One entry as the API reports it; field order as File Browser emits it. */

@@ -3,12 +3,12 @@
  * takes something the resolver or the walker produced (a ScopedPath or a WalkEntry), never a
  * string from a request.
  */
-import { close, createReadStream, open as openCb, read } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import type { ScopedPath } from './resolve.js';
 import type { WalkEntry } from './walk.js';
+import { readPart } from './worker-pool.js';
 
 export type Readable_ = ScopedPath | WalkEntry;
 
@@ -29,30 +29,17 @@ export function openFileStream(
   return createReadStream(p.real, { start: r?.start, end: r?.end, highWaterMark: hwm });
 }
 
-const openFd = promisify(openCb);
-const readFd = promisify(read);
-const closeFd = promisify(close);
-
 /**
- * The bytes [start, end] (inclusive) of a resolved file in one buffer: one open, one read, one
- * close (small answers: a stream costs more than the I/O of a few KiB). Throws when the file ends
- * before `end` (it changed since its stat): a short answer must never look complete.
+ * The bytes [start, end] (inclusive) of a resolved regular file in one buffer, for small answers:
+ * read by a worker thread in one round trip (a stream, or even open/read/close on the libuv pool,
+ * costs more than the I/O of a few KiB). Throws when the file is no longer the one resolved (a
+ * different or shorter file since its stat): a short or foreign answer must never look complete.
  */
 export async function readRange(p: Readable_, range: { start: number; end: number }): Promise<Buffer> {
-  const length = range.end - range.start + 1;
-  const buf = Buffer.allocUnsafe(length);
-  const fd = await openFd(p.real, 'r');
-  try {
-    let off = 0;
-    while (off < length) {
-      const { bytesRead: n } = await readFd(fd, buf, off, length - off, range.start + off);
-      if (n === 0) throw new Error(`file shrank while being read (${off} of ${length} bytes)`);
-      off += n;
-    }
-    return buf;
-  } finally {
-    await closeFd(fd);
-  }
+  if (!p.stat?.isFile()) throw new Error('not a resolved regular file');
+  const bytes = await readPart(p.real, range, p.stat);
+  if (!bytes) throw new Error('file changed while being read');
+  return bytes;
 }
 
 /**
