@@ -14,10 +14,11 @@ function fullDiskIo(allow = 0): WriteIo {
   let written = 0;
   return {
     ...nodeIo,
-    async write(fh, chunk) {
-      if (written + chunk.length > allow) throw enospc();
-      written += chunk.length;
-      return nodeIo.write(fh, chunk);
+    async write(fh, chunks, position) {
+      const n = chunks.reduce((sum, c) => sum + c.length, 0);
+      if (written + n > allow) throw enospc();
+      written += n;
+      return nodeIo.write(fh, chunks, position);
     },
   };
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { openDb, type Db } from '../src/db/index.js';
 import { ADMIN } from './harness.js';
 
 const LAUNCHER = fileURLToPath(new URL('./tus-child.mjs', import.meta.url));
@@ -23,6 +24,8 @@ export interface ChildServer {
   /** SIGKILL: the process dies where it stands. */
   kill(): Promise<void>;
   login(): Promise<string>;
+  /** Runs `fn` on the server's database (e.g. while the process is down). */
+  withDb<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,14 @@ export async function childServer(over: Record<string, unknown> = {}): Promise<C
       const res = await fetch(`${url}/api/login`, { method: 'POST', body: JSON.stringify({ ...ADMIN, recaptcha: '' }) });
       if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
       return res.text();
+    },
+    async withDb(fn) {
+      const handle = await openDb(db.url);
+      try {
+        return await fn(handle);
+      } finally {
+        await handle.close();
+      }
     },
     async close() {
       await server.kill();

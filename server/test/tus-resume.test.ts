@@ -1,11 +1,12 @@
 /**
  * Uploads that survive what happens to them: the server killed (SIGKILL) and restarted mid-upload,
- * the client vanishing mid-chunk, a token expiring half-way, a full disk mid-chunk, and the upload
- * events (api.md §14, §19, S50–S52). Every result is checked byte for byte by sha256.
+ * the machine crashing under it, bytes another machine answered but has not synced, the client
+ * vanishing mid-chunk, a token expiring half-way, a full disk mid-chunk, and the upload events
+ * (api.md §14, §19, S50–S52). Every result is checked byte for byte by sha256.
  * Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
 import http from 'node:http';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileEventContext } from '../src/events/index.js';
@@ -15,6 +16,9 @@ import { bytes, sha256, sha256File, startUpload } from './tus-support.js';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const OCTETS = 'application/offset+octet-stream';
+const MiB = 1024 * 1024;
+/** A boot id no running kernel has: the writer of bytes from before a crash. */
+const OTHER_KERNEL = 'boot:00000000-0000-4000-8000-000000000000';
 
 async function exists(p: string): Promise<boolean> {
   return lstat(p).then(
@@ -109,6 +113,117 @@ describe('a server killed mid-upload', () => {
     await second.done;
     expect(await sha256File(path.join(child.root, 'reload-after-kill.bin'))).toBe(sha256(data));
   }, 120_000);
+});
+
+describe('a machine crash mid-upload', () => {
+  let child: ChildServer;
+  beforeAll(async () => {
+    child = await childServer();
+    await child.start();
+  }, 60_000);
+  afterAll(async () => {
+    await child?.close();
+  });
+
+  it('resumes from the bytes known to be synced, never from what the crash left; the file arrives byte for byte', async () => {
+    const token = await child.login();
+    const data = bytes(8 * MiB);
+    const tus = { chunkSize: 512 * 1024, retryCount: 0 };
+    const first = startUpload({ url: child.url, token, path: '/crashed.bin', source: data, tus });
+    const failed = first.done.then(
+      () => 'done',
+      () => 'failed',
+    );
+    await waitFor(() => first.chunks.length >= 6);
+    await child.kill();
+    expect(await failed).toBe('failed');
+    const [id] = await stagedIn(child.dir);
+    expect(id).toBeDefined();
+    const staged = path.join(child.dir, 'coffer-data', 'uploads', id!);
+    const size = (await stat(staged)).size;
+    expect(size).toBeGreaterThanOrEqual(6 * 512 * 1024);
+    // What a crash of the kernel can leave behind: a new boot (the row's writer is the kernel
+    // before), the records of the last syncs lost, unsynced bytes turned to zeros, and junk
+    // past the end of what was written.
+    const durable = await child.withDb(async (db) => {
+      const row = await db.kysely.selectFrom('uploads').select(['upload_offset', 'writer']).where('id', '=', id!).executeTakeFirstOrThrow();
+      expect(row.writer).toMatch(/^(boot|process):/);
+      const kept = Math.min(Number(row.upload_offset), 2 * 512 * 1024);
+      await db.kysely.updateTable('uploads').set({ writer: OTHER_KERNEL, upload_offset: kept }).where('id', '=', id!).execute();
+      return kept;
+    });
+    const fh = await open(staged, 'r+');
+    await fh.write(Buffer.alloc(size - durable), 0, size - durable, durable);
+    await fh.write(Buffer.alloc(MiB, 0xff), 0, MiB, size);
+    await fh.close();
+    await child.start();
+    expect(await headOffset(child.url, token, '/crashed.bin')).toEqual({ status: 200, offset: durable });
+    await startUpload({ url: child.url, token, path: '/crashed.bin', source: data, tus, uploadUrl: `${child.url}/api/tus/crashed.bin` }).done;
+    expect(await sha256File(path.join(child.root, 'crashed.bin'))).toBe(sha256(data));
+    expect(await stagedIn(child.dir)).toEqual([]);
+  }, 120_000);
+});
+
+describe('bytes another machine answered but has not synced yet', () => {
+  const srv = useServer();
+  const staged = (id: string) => path.join(path.dirname(srv.root), 'coffer-data', 'uploads', id);
+  const row = async (virtualPath: string) =>
+    srv.deps.db.kysely.selectFrom('uploads').select(['id', 'upload_offset', 'writer']).where('virtual_path', '=', virtualPath).executeTakeFirstOrThrow();
+  const patch = (token: string, p: string, data: Buffer, from: number, to: number) =>
+    srv.fetch(`/api/tus${p}`, { method: 'PATCH', token, headers: { ...TUS, 'Content-Type': OCTETS, 'Upload-Offset': String(from) }, body: data.subarray(from, to) });
+
+  /** Two chunks sent; then the second is made to look written by another kernel whose sync has not landed. */
+  async function handOver(token: string, p: string, data: Buffer): Promise<string> {
+    expect((await srv.fetch(`/api/tus${p}`, { method: 'POST', token, headers: { ...TUS, 'Upload-Length': String(data.length) } })).status).toBe(201);
+    expect((await patch(token, p, data, 0, MiB)).status).toBe(204);
+    const second = await patch(token, p, data, MiB, 2 * MiB);
+    expect(second.status).toBe(204);
+    expect(second.headers.get('upload-offset')).toBe(String(2 * MiB));
+    const { id } = await row(p);
+    // This server's own syncs are recorded in the background.
+    await waitFor(async () => Number((await row(p)).upload_offset) === 2 * MiB);
+    expect((await row(p)).writer).toMatch(/^(boot|process):/);
+    await srv.deps.db.kysely.updateTable('uploads').set({ writer: OTHER_KERNEL, upload_offset: MiB }).where('id', '=', id).execute();
+    return id;
+  }
+
+  it('waits for that machine to record them as synced, then continues', async () => {
+    const token = await srv.login();
+    const data = bytes(3 * MiB);
+    const id = await handOver(token, '/confirmed.bin', data);
+    expect((await headOffset(srv.url, token, '/confirmed.bin')).offset).toBe(MiB);
+    const confirm = setTimeout(() => void srv.deps.db.kysely.updateTable('uploads').set({ upload_offset: 2 * MiB }).where('id', '=', id).execute(), 300);
+    try {
+      const last = await patch(token, '/confirmed.bin', data, 2 * MiB, 3 * MiB);
+      expect(last.status).toBe(204);
+    } finally {
+      clearTimeout(confirm);
+    }
+    expect(await sha256File(path.join(srv.root, 'confirmed.bin'))).toBe(sha256(data));
+  });
+
+  it('answers 423 when they stay unconfirmed; the retry starts from the synced offset and cuts the rest away', async () => {
+    const token = await srv.login();
+    const data = bytes(3 * MiB);
+    const id = await handOver(token, '/unconfirmed.bin', data);
+    // The unconfirmed bytes are junk now, as a crash of that machine could leave them.
+    const fh = await open(staged(id), 'r+');
+    await fh.write(Buffer.alloc(MiB, 0xee), 0, MiB, MiB);
+    await fh.close();
+    const t0 = Date.now();
+    expect((await patch(token, '/unconfirmed.bin', data, 2 * MiB, 3 * MiB)).status).toBe(423);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
+    expect(await headOffset(srv.url, token, '/unconfirmed.bin')).toEqual({ status: 200, offset: MiB });
+    await startUpload({
+      url: srv.url,
+      token,
+      path: '/unconfirmed.bin',
+      source: data,
+      tus: { chunkSize: MiB, retryCount: 0 },
+      uploadUrl: `${srv.url}/api/tus/unconfirmed.bin`,
+    }).done;
+    expect(await sha256File(path.join(srv.root, 'unconfirmed.bin'))).toBe(sha256(data));
+  });
 });
 
 describe('a full disk mid-upload', () => {

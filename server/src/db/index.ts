@@ -6,6 +6,7 @@ import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-shares.js';
 import * as m003 from './migrations/003-uploads.js';
+import * as m004 from './migrations/004-upload-writer.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<
   '001-initial': m001,
   '002-shares': m002,
   '003-uploads': m003,
+  '004-upload-writer': m004,
 };
 
 export function isPostgresUrl(database: string): boolean {

@@ -51,7 +51,7 @@ export interface SharesTable {
   created_at: number;
 }
 
-/** An unfinished tus upload (migration 003). */
+/** An unfinished tus upload (migrations 003, 004). */
 export interface UploadsTable {
   /** Random 32 hex digits; also the staging file's name. */
   id: string;
@@ -65,11 +65,14 @@ export interface UploadsTable {
   /** Session that created it: its token may finish the upload after it expired. */
   session_jti: string;
   length: number;
+  /** Bytes known to be on stable storage (fdatasync'd before this was written). */
   upload_offset: number;
   override: number;
   /** Unix milliseconds. */
   created_at: number;
   updated_at: number;
+  /** Kernel that may hold written-but-unsynced bytes past `upload_offset` (StagingArea.writerId); NULL: none trusted. */
+  writer: string | null;
 }
 
 export interface Database {

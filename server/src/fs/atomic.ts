@@ -3,13 +3,15 @@
  * the target's own folder (same filesystem, invisible: see names.ts), are fsynced, and only then
  * renamed over the target — or hard-linked to it when nothing may be replaced, so a concurrent
  * creation is never overwritten. Any failure (a full disk, a client that goes away) removes the
- * staging file and leaves the old file as it was.
+ * staging file and leaves the old file as it was. Streamed bodies go through batch-writer.ts
+ * (few large writes, one in flight while the next is read, write-back started early).
  */
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Conflict } from '../http/errors.js';
+import { createBatchWriter, WriteFailure } from './batch-writer.js';
 import { TEMP_PREFIX } from './names.js';
 import type { ScopedPath } from './resolve.js';
 
@@ -20,7 +22,8 @@ export const DIR_MODE = 0o750;
 /** The filesystem calls of a write, injectable so tests can make them fail (ENOSPC…). */
 export interface WriteIo {
   open(p: string, flags: string, mode: number): Promise<FileHandle>;
-  write(fh: FileHandle, chunk: Uint8Array): Promise<number>;
+  /** Writes `chunks` at `position`; may write less than asked. */
+  write(fh: FileHandle, chunks: Uint8Array[], position: number): Promise<number>;
   sync(fh: FileHandle): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   link(from: string, to: string): Promise<void>;
@@ -30,7 +33,7 @@ export interface WriteIo {
 
 export const nodeIo: WriteIo = {
   open: (p, flags, mode) => fsp.open(p, flags, mode),
-  write: async (fh, chunk) => (await fh.write(chunk)).bytesWritten,
+  write: async (fh, chunks, position) => (await fh.writev(chunks, position)).bytesWritten,
   sync: (fh) => fh.sync(),
   rename: (a, b) => fsp.rename(a, b),
   link: (a, b) => fsp.link(a, b),
@@ -69,10 +72,27 @@ export async function makeDirs(real: string, io: WriteIo = nodeIo): Promise<void
 async function writeAll(io: WriteIo, fh: FileHandle, chunk: Uint8Array): Promise<void> {
   let off = 0;
   while (off < chunk.length) {
-    const n = await io.write(fh, off === 0 ? chunk : chunk.subarray(off));
+    const n = await io.write(fh, [off === 0 ? chunk : chunk.subarray(off)], off);
     if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO', syscall: 'write' });
     off += n;
   }
+}
+
+/** Streams `source` into `fh` from position 0 and fsyncs it; returns the size. */
+async function writeStream(io: WriteIo, fh: FileHandle, source: AsyncIterable<Uint8Array | string>): Promise<number> {
+  const w = createBatchWriter({ write: (bufs, at) => io.write(fh, bufs, at), sync: () => io.sync(fh) }, 0);
+  try {
+    for await (const chunk of source) {
+      const wait = w.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      if (wait) await wait;
+    }
+    await w.end();
+    await w.sync();
+  } catch (err) {
+    await w.drop();
+    throw err instanceof WriteFailure ? err.cause : err;
+  }
+  return w.written;
 }
 
 /** fsync of the folder so the rename itself survives a crash; best effort. */
@@ -105,15 +125,11 @@ export async function writeAtomic(target: ScopedPath, source: ByteSource, opts: 
     fh = await io.open(tmp, 'wx', opts.mode ?? FILE_MODE);
     if (source instanceof Uint8Array) {
       await writeAll(io, fh, source);
+      await io.sync(fh);
       size = source.length;
     } else {
-      for await (const chunk of source) {
-        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        await writeAll(io, fh, buf);
-        size += buf.length;
-      }
+      size = await writeStream(io, fh, source);
     }
-    await io.sync(fh);
     if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.close();
     fh = undefined;

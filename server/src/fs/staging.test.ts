@@ -17,6 +17,13 @@ async function* chunks(...parts: (string | Error)[]): AsyncGenerator<Buffer> {
 }
 const iter = (...parts: (string | Error)[]) => chunks(...parts)[Symbol.asyncIterator]();
 
+/** writeChunk, then waits for its background sync; the result without the promise. */
+async function write(area: StagingArea, id: string, offset: number, body: AsyncIterator<Buffer>, max: number) {
+  const { synced, ...r } = await area.writeChunk(id, offset, body, max);
+  await synced;
+  return r;
+}
+
 let dir: string;
 let root: string;
 let staging: StagingArea;
@@ -72,24 +79,53 @@ describe('staging files', () => {
     await expect(staging.size('../x')).rejects.toThrow('bad staging id');
   });
 
-  it('writes chunks at their offset and fsyncs them', async () => {
+  it('writes chunks at their offset and syncs them in the background', async () => {
     await staging.create(ID);
-    expect(await staging.writeChunk(ID, 0, iter('abc', 'def'), 10)).toEqual({ written: 6, overflow: false, aborted: false });
-    expect(await staging.writeChunk(ID, 6, iter('ghij'), 4)).toEqual({ written: 4, overflow: false, aborted: false });
+    expect(await write(staging, ID, 0, iter('abc', 'def'), 10)).toEqual({ written: 6, overflow: false, aborted: false });
+    const r = await staging.writeChunk(ID, 6, iter('ghij'), 4);
+    // Answerable at once: the bytes are readable before the sync has settled.
     expect(await readFile(path.join(staging.dir, ID), 'utf8')).toBe('abcdefghij');
+    await expect(r.synced).resolves.toBeUndefined();
+    expect(r).toMatchObject({ written: 4, overflow: false, aborted: false });
+  });
+
+  it('streams a chunk larger than its write batches without losing or reordering bytes', async () => {
+    await staging.create(ID);
+    const parts = Array.from({ length: 300 }, (_, i) => Buffer.alloc(60_000 + i, i % 251));
+    async function* big() {
+      yield* parts;
+    }
+    const total = parts.reduce((n, p) => n + p.length, 0);
+    expect(await write(staging, ID, 0, big()[Symbol.asyncIterator](), total)).toEqual({ written: total, overflow: false, aborted: false });
+    expect((await readFile(path.join(staging.dir, ID))).equals(Buffer.concat(parts))).toBe(true);
+  });
+
+  it('names the kernel whose unsynced bytes it trusts, the same for every area of this machine', async () => {
+    expect(staging.writerId).toMatch(/^(boot|process):[0-9a-f-]+$/);
+    const other = await openStaging(path.join(dir, 'data2'), root);
+    if (staging.writerId.startsWith('boot:')) expect(other.writerId).toBe(staging.writerId);
+  });
+
+  it('cuts a file back but never lengthens one', async () => {
+    await staging.create(ID);
+    await write(staging, ID, 0, iter('abcdef'), 6);
+    await staging.truncate(ID, 4);
+    expect(await readFile(path.join(staging.dir, ID), 'utf8')).toBe('abcd');
+    await expect(staging.truncate(ID, 10)).rejects.toThrow(/holds 4 of 10 bytes/);
+    expect(await staging.size(ID)).toBe(4);
   });
 
   it('refuses a body longer than the room whole, truncating back to the offset', async () => {
     await staging.create(ID);
-    await staging.writeChunk(ID, 0, iter('abc'), 6);
+    await write(staging, ID, 0, iter('abc'), 6);
     const big = 'x'.repeat(2 * 1024 * 1024);
-    expect(await staging.writeChunk(ID, 3, iter(big, 'more'), 2 * 1024 * 1024 + 3)).toEqual({ written: 0, overflow: true, aborted: false });
+    expect(await write(staging, ID, 3, iter(big, 'more'), 2 * 1024 * 1024 + 3)).toEqual({ written: 0, overflow: true, aborted: false });
     expect(await readFile(path.join(staging.dir, ID), 'utf8')).toBe('abc');
   });
 
   it('keeps what arrived before the body failed', async () => {
     await staging.create(ID);
-    const r = await staging.writeChunk(ID, 0, iter('abc', new Error('aborted')), 100);
+    const r = await write(staging, ID, 0, iter('abc', new Error('aborted')), 100);
     expect(r).toEqual({ written: 3, overflow: false, aborted: true });
     expect(await readFile(path.join(staging.dir, ID), 'utf8')).toBe('abc');
   });
@@ -130,7 +166,7 @@ describe('staging files', () => {
 describe('commit', () => {
   it('moves the file into place, creating parents 0750, cutting left-overs past the length', async () => {
     await staging.create(ID);
-    await staging.writeChunk(ID, 0, iter('hello world'), 100);
+    await write(staging, ID, 0, iter('hello world'), 100);
     await staging.commit(ID, 5, await target('/a/b/c.txt'), false);
     expect(await readFile(path.join(root, 'a/b/c.txt'), 'utf8')).toBe('hello');
     expect((await stat(path.join(root, 'a'))).mode & 0o777).toBe(0o750);
@@ -141,7 +177,7 @@ describe('commit', () => {
   it('never replaces an existing file without override (EEXIST), replaces it with', async () => {
     await writeFile(path.join(root, 'f.txt'), 'old');
     await staging.create(ID);
-    await staging.writeChunk(ID, 0, iter('new'), 3);
+    await write(staging, ID, 0, iter('new'), 3);
     const t = await target('/f.txt');
     await expect(staging.commit(ID, 3, t, false)).rejects.toMatchObject({ code: 'EEXIST' });
     expect(await readFile(path.join(root, 'f.txt'), 'utf8')).toBe('old');
@@ -157,7 +193,7 @@ describe('commit', () => {
       const other = await openStaging(shm, root);
       expect(other.sameDevice).toBe(false);
       await other.create(ID);
-      await other.writeChunk(ID, 0, iter('across'), 6);
+      await write(other, ID, 0, iter('across'), 6);
       await other.commit(ID, 6, await target('/x/across.txt'), false);
       expect(await readFile(path.join(root, 'x/across.txt'), 'utf8')).toBe('across');
       expect((await stat(path.join(root, 'x/across.txt'))).mode & 0o777).toBe(0o640);
@@ -165,7 +201,7 @@ describe('commit', () => {
       expect(await other.size(ID)).toBeNull();
       // Without override an existing file stays.
       await other.create(ID2);
-      await other.writeChunk(ID2, 0, iter('again!'), 6);
+      await write(other, ID2, 0, iter('again!'), 6);
       await expect(other.commit(ID2, 6, await target('/x/across.txt'), false)).rejects.toMatchObject({ code: 'EEXIST' });
       expect(await readdir(path.join(root, 'x'))).toEqual(['across.txt']);
     } finally {

@@ -8,12 +8,13 @@
  * copy → fsync → rename inside the target's folder, which is still atomic for readers; start-up
  * only warns. That fallback is needed anyway because a mount inside the root can differ.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { copyFile, link, lstat, mkdir, open, readdir, realpath, rename, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isPostgresUrl } from '../db/index.js';
+import { createBatchWriter, WriteFailure } from './batch-writer.js';
 import { TEMP_PREFIX } from './names.js';
 import type { ScopedPath } from './resolve.js';
 import { isInside } from './resolve.js';
@@ -21,11 +22,6 @@ import { isInside } from './resolve.js';
 /** S54: files 0640, folders 0750. */
 export const STAGED_FILE_MODE = 0o640;
 export const STAGED_DIR_MODE = 0o750;
-
-/** Writes are gathered into batches of this size before hitting the disk. */
-const WRITE_BATCH = 1024 * 1024;
-/** Bytes between background fdatasyncs while a chunk arrives. */
-const EARLY_SYNC = 1024 * 1024;
 
 const ID = /^[0-9a-f]{32}$/;
 
@@ -85,8 +81,13 @@ export interface ChunkResult {
   written: number;
   /** The body carried more than `max` bytes: nothing of it was kept (file truncated back). */
   overflow: boolean;
-  /** The body stream failed (client gone): what arrived before is kept and synced. */
+  /** The body stream failed (client gone): what arrived before is kept. */
   aborted: boolean;
+  /**
+   * Settles once the written bytes are on stable storage (fdatasync, in the background: the
+   * chunk can be answered before). Rejects with the sync's error; the caller must handle it.
+   */
+  synced: Promise<void>;
 }
 
 export interface StagingArea {
@@ -94,23 +95,31 @@ export interface StagingArea {
   readonly dir: string;
   /** The data dir and the served root are on the same device (rename is possible). */
   readonly sameDevice: boolean;
+  /**
+   * Who may trust bytes written to a staging file but not yet synced: every process under the
+   * same running kernel (they share its page cache, and a kernel that crashed has a new id).
+   * Linux: `boot:<boot id>`; elsewhere `process:<random>`, this process only.
+   */
+  readonly writerId: string;
   /** Creates the empty staging file `id` (fails if it exists). */
   create(id: string): Promise<void>;
   /** Current size of the staging file, null when it is missing. */
   size(id: string): Promise<number | null>;
   /**
-   * Writes `body` at `offset`, at most `max` bytes, then fsyncs. A body longer than `max` is
-   * refused whole (file truncated back to `offset`); a write error truncates back and throws;
-   * a body stream error keeps what was written (the client may resume from there).
+   * Writes `body` at `offset`, at most `max` bytes; `synced` tells when they are durable. A body
+   * longer than `max` is refused whole (file truncated back to `offset`); a write error truncates
+   * back and throws; a body stream error keeps what was written (the client may resume from there).
    */
   writeChunk(id: string, offset: number, body: AsyncIterator<Buffer>, max: number): Promise<ChunkResult>;
+  /** Cuts the staging file back to `size` bytes (fsynced); a file shorter than that is an error. */
   truncate(id: string, size: number): Promise<void>;
   /** Deletes the staging file (a regular file of ours only; never follows links, never recursive). */
   remove(id: string): Promise<void>;
   /**
-   * Moves the complete staging file (exactly `length` bytes) to `target.real`, creating missing
-   * parent folders (0750). `override` false never replaces anything: an entry that appeared
-   * meanwhile → EEXIST. Across devices: copy into the target folder, fsync, then rename/link.
+   * Moves the complete staging file (exactly `length` bytes) to `target.real` after an fsync of
+   * it, creating missing parent folders (0750). `override` false never replaces anything: an
+   * entry that appeared meanwhile → EEXIST. Across devices: copy into the target folder, fsync,
+   * then rename/link.
    */
   commit(id: string, length: number, target: ScopedPath, override: boolean): Promise<void>;
   /** Staging file names with their modification time (for the orphan sweep). */
@@ -134,6 +143,16 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await fh?.close();
   }
+}
+
+async function kernelId(): Promise<string> {
+  try {
+    const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+    if (boot) return `boot:${boot}`;
+  } catch {
+    // not Linux: trust only this process's own unsynced bytes
+  }
+  return `process:${randomBytes(16).toString('hex')}`;
 }
 
 /** True when something in the way of `real`'s parent folders is not a folder. */
@@ -198,9 +217,12 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     }
   }
 
+  const writerId = await kernelId();
+
   return {
     dir,
     sameDevice,
+    writerId,
     async create(id) {
       const file = fileOf(dir, id);
       await ensureDir();
@@ -218,100 +240,55 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     },
     async writeChunk(id, offset, body, max) {
       const fh = await open(fileOf(dir, id), 'r+');
-      let accepted = 0; // bytes taken from the body
-      let written = 0; // bytes on disk
-      let batch: Buffer[] = [];
-      let batched = 0;
+      const w = createBatchWriter({ write: async (bufs, at) => (await fh.writev(bufs, at)).bytesWritten, sync: () => fh.datasync() }, offset);
       let overflow = false;
       let aborted = false;
-      // One write in flight while the next batch is read from the socket (double buffering).
-      let inflight: Promise<void> | undefined;
-      let failure: unknown;
-      // Write-back starts while the chunk still arrives (a background fdatasync every few MiB),
-      // so the fsync that must end the chunk (api.md §14) has little left to flush.
-      let syncing: Promise<void> | undefined;
-      let unsynced = 0;
-      const writeAt = async (bufs: Buffer[], n: number, at: number) => {
-        let done = 0;
-        while (done < n) {
-          const { bytesWritten } = await fh.writev(done === 0 ? bufs : sliceBuffers(bufs, done), at + done);
-          done += bytesWritten;
-        }
-        written += n;
-        unsynced += n;
-        if (unsynced >= EARLY_SYNC && !syncing) {
-          unsynced = 0;
-          syncing = fh.datasync().then(
-            () => void (syncing = undefined),
-            (err: unknown) => {
-              syncing = undefined;
-              failure ??= err;
-            },
-          );
-        }
-      };
-      const settle = async () => {
-        if (inflight) await inflight;
-        inflight = undefined;
-        if (failure !== undefined) throw new WriteFailure(failure);
-      };
-      const flush = async () => {
-        await settle();
-        if (batched === 0) return;
-        const bufs = batch;
-        const n = batched;
-        batch = [];
-        batched = 0;
-        inflight = writeAt(bufs, n, offset + accepted - n).catch((err: unknown) => {
-          failure = err;
-        });
-      };
+      let handedOver = false;
       try {
         try {
           // Pulled by hand: leaving a for-await loop would destroy the request (and the answer).
           for (;;) {
             const next = await body.next();
             if (next.done) break;
-            const chunk = next.value;
-            if (accepted + chunk.length > max) {
+            if (w.accepted + next.value.length > max) {
               overflow = true;
               break;
             }
-            batch.push(chunk);
-            batched += chunk.length;
-            accepted += chunk.length;
-            if (batched >= WRITE_BATCH) await flush();
+            const wait = w.push(next.value);
+            if (wait) await wait;
           }
         } catch (err) {
           if (err instanceof WriteFailure) throw err.cause;
           aborted = true;
         }
+        if (overflow) {
+          await w.drop();
+          await fh.truncate(offset);
+          return { written: 0, overflow, aborted, synced: Promise.resolve() };
+        }
         try {
-          if (overflow) {
-            await settle();
-            batch = [];
-            batched = 0;
-            await fh.truncate(offset);
-            written = 0;
-          } else {
-            await flush();
-            await settle();
-          }
+          await w.end();
         } catch (err) {
           throw err instanceof WriteFailure ? err.cause : err;
         }
-        if (syncing) await syncing;
-        if (failure !== undefined) throw failure;
-        await fh.datasync();
-        return { written, overflow, aborted };
+        // The chunk is answered now; its bytes become durable in the background.
+        handedOver = true;
+        if (w.written === 0) return { written: 0, overflow, aborted, synced: fh.close().catch(() => undefined) };
+        const synced = w.sync().then(
+          () => fh.close(),
+          async (err: unknown) => {
+            await fh.close().catch(() => undefined);
+            throw err instanceof WriteFailure ? err.cause : err;
+          },
+        );
+        return { written: w.written, overflow, aborted, synced };
       } catch (err) {
         // A failed write (full disk…): the chunk is dropped whole, the upload stays at `offset`.
-        if (inflight) await inflight;
-        if (syncing) await syncing;
+        await w.drop();
         await fh.truncate(offset).catch(() => undefined);
         throw err;
       } finally {
-        await fh.close();
+        if (!handedOver) await fh.close();
       }
     },
     async truncate(id, size) {
@@ -332,9 +309,9 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
       const to = target.real;
       const parent = path.dirname(to);
       await mkdir(parent, { recursive: true, mode: STAGED_DIR_MODE });
-      // Bytes past the declared length can only be left-overs of an interrupted chunk.
-      const st = await lstat(from);
-      if (st.size !== length) await truncateFile(from, length);
+      // Bytes past the declared length can only be left-overs of an interrupted chunk. The
+      // fsync makes every chunk durable before the name points at it (architecture.md).
+      await truncateFile(from, length);
       try {
         await moveInPlace(from, to, override);
       } catch (err) {
@@ -384,32 +361,15 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
   };
 }
 
+/** Cuts `file` to `size` bytes (never lengthens it: a shorter file is an error) and fsyncs it. */
 async function truncateFile(file: string, size: number): Promise<void> {
   const fh = await open(file, 'r+');
   try {
-    await fh.truncate(size);
+    const now = (await fh.stat()).size;
+    if (now < size) throw new Error(`staging file ${path.basename(file)} holds ${now} of ${size} bytes`);
+    if (now > size) await fh.truncate(size);
     await fh.sync();
   } finally {
     await fh.close();
-  }
-}
-
-function sliceBuffers(bufs: Buffer[], skip: number): Buffer[] {
-  const out: Buffer[] = [];
-  for (const b of bufs) {
-    if (skip >= b.length) {
-      skip -= b.length;
-      continue;
-    }
-    out.push(skip ? b.subarray(skip) : b);
-    skip = 0;
-  }
-  return out;
-}
-
-/** Marks errors of our own writes, as opposed to the body stream failing. */
-class WriteFailure extends Error {
-  constructor(override readonly cause: unknown) {
-    super('write failed');
   }
 }

@@ -12,10 +12,13 @@ export interface UploadRecord {
   userId: number;
   sessionJti: string;
   length: number;
+  /** Bytes known to be durable in the staging file. */
   offset: number;
   override: boolean;
   createdAt: number;
   updatedAt: number;
+  /** Kernel whose unsynced bytes past `offset` may be trusted (StagingArea.writerId); null: none. */
+  writer: string | null;
 }
 
 export function targetKey(realPath: string): string {
@@ -34,6 +37,7 @@ function fromRow(r: Selectable<UploadsTable>): UploadRecord {
     override: Boolean(r.override),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    writer: r.writer,
   };
 }
 
@@ -62,6 +66,7 @@ export function createUploadRepository(db: Db) {
           override: u.override ? 1 : 0,
           created_at: u.createdAt,
           updated_at: u.updatedAt,
+          writer: u.writer,
         })
         .execute();
     },
@@ -73,8 +78,34 @@ export function createUploadRepository(db: Db) {
       const r = await k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
       return r ? fromRow(r) : undefined;
     },
-    async setOffset(id: string, offset: number, now: number): Promise<void> {
-      await k.updateTable('uploads').set({ upload_offset: offset, updated_at: now }).where('id', '=', id).execute();
+    /**
+     * Records that the bytes up to `offset` are durable, unless another kernel took the upload
+     * over meanwhile (it may have cut the file back) or a larger offset is already recorded.
+     */
+    async promote(id: string, offset: number, writer: string, now: number): Promise<void> {
+      await k
+        .updateTable('uploads')
+        .set({ upload_offset: offset, updated_at: now })
+        .where('id', '=', id)
+        .where('writer', '=', writer)
+        .where('upload_offset', '<', offset)
+        .execute();
+    },
+    /** Lowers the durable offset to `offset` when it is above (the file was cut back to it). */
+    async lowerOffset(id: string, offset: number): Promise<void> {
+      await k.updateTable('uploads').set({ upload_offset: offset }).where('id', '=', id).where('upload_offset', '>', offset).execute();
+    },
+    /**
+     * Makes `writer` the upload's writer and returns the durable offset as of that moment (no
+     * promotion by the previous writer lands after it); undefined when the row is gone.
+     */
+    async claim(id: string, writer: string | null, now: number): Promise<number | undefined> {
+      const r = await k.updateTable('uploads').set({ writer, updated_at: now }).where('id', '=', id).returning('upload_offset').executeTakeFirst();
+      return r ? Number(r.upload_offset) : undefined;
+    },
+    /** Withdraws the trust in `writer`'s unsynced bytes (their sync failed). */
+    async distrust(id: string, writer: string): Promise<void> {
+      await k.updateTable('uploads').set({ writer: null }).where('id', '=', id).where('writer', '=', writer).execute();
     },
     async touch(id: string, now: number): Promise<void> {
       await k.updateTable('uploads').set({ updated_at: now }).where('id', '=', id).execute();

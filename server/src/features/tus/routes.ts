@@ -104,6 +104,7 @@ export async function tusRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await sweeping;
+    await service.drain();
   });
 
   /**

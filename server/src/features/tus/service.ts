@@ -1,6 +1,16 @@
 /**
  * tus uploads (api.md §14, S50–S53): state in the database, bytes in the staging area, the
  * finished file renamed into place after the checks of the creation are made again.
+ *
+ * Durability (never lose a byte the client was told is stored, without an fsync per chunk):
+ * a chunk is answered once its bytes are written; they are fdatasync'd in the background and only
+ * then counted in the database's `upload_offset` (the durable offset). Bytes between that offset
+ * and the staging file's end are trusted only by the kernel that wrote them (`writer`, a boot id):
+ * it still holds them in its page cache, even if the process that wrote them died. Any other
+ * kernel — this machine after a crash, another host — sees the durable offset: HEAD reports it
+ * and the next PATCH cuts the file back to it, so the client (which keeps its file until the
+ * upload is complete) sends the rest again. The last chunk is synced before the file is moved
+ * into place and before it is answered, so a finished upload is durable when the client hears so.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,7 +22,7 @@ import { BadRequest, Conflict, Forbidden, HttpError, NotFound, PayloadTooLarge, 
 import type { EventBus, FileEventContext } from '../../events/index.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { UserRecord } from '../users/repository.js';
-import type { UploadLocks } from './lock.js';
+import { Locked, type UploadLocks } from './lock.js';
 import type { ParsedInt } from './protocol.js';
 import { isUniqueViolation, type UploadRecord, type UploadRepository } from './repository.js';
 
@@ -21,6 +31,12 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Staging files without a database row are left alone this long (a creation may be under way). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
+/** How long a PATCH waits for another kernel's background sync to confirm the bytes it answered. */
+const FOREIGN_SYNC_WAIT_MS = 2000;
+
+/** A PATCH refreshes the S52 expiry clock at most this often (syncs refresh it too). */
+const TOUCH_EVERY_MS = 60_000;
 
 /** Who is asking: the user re-read from the database, and how the token stands. */
 export interface UploadActor {
@@ -62,6 +78,43 @@ export class InsufficientStorage extends HttpError {
 export function createTusService(deps: TusServiceDeps) {
   const { repo, staging, locks, files, metrics, events, log } = deps;
   const now = deps.now ?? Date.now;
+  const me = staging.writerId;
+  /** Background syncs whose offsets are not recorded yet. */
+  const pending = new Set<Promise<void>>();
+
+  /** Where the client continues: our kernel trusts its own unsynced bytes; anyone else only the durable offset. */
+  function currentOffset(u: UploadRecord, size: number): number {
+    return u.writer === me ? size : Math.min(u.offset, size);
+  }
+
+  /** Counts the chunk as durable once its background sync is done; a failed sync withdraws the trust in unsynced bytes. */
+  function recordWhenSynced(u: UploadRecord, reached: number, synced: Promise<void>): void {
+    const p: Promise<void> = synced
+      .then(
+        () => repo.promote(u.id, reached, me, now()),
+        async (err: unknown) => {
+          log.error({ err, upload: u.id }, 'sync of an upload chunk failed; the client will send its unsynced bytes again');
+          await repo.distrust(u.id, me);
+        },
+      )
+      .catch((err: unknown) => log.warn({ err, upload: u.id }, 'could not record the synced offset'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
+  /**
+   * Another kernel answered bytes up to `offset` that it has not confirmed as durable yet (its
+   * background sync may still run): wait a little for it. Returns the upload as it then stands.
+   */
+  async function awaitForeignSync(u: UploadRecord, offset: number): Promise<UploadRecord> {
+    const deadline = Date.now() + FOREIGN_SYNC_WAIT_MS;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 20));
+      const fresh = await repo.byId(u.id);
+      if (!fresh) throw new NotFound();
+      if (fresh.offset >= offset || fresh.writer === me || Date.now() >= deadline) return fresh;
+    }
+  }
 
   /** S52: no PATCH for `uploadExpiry` seconds; such an upload is gone even before the sweep runs. */
   function isExpired(u: UploadRecord): boolean {
@@ -140,6 +193,11 @@ export function createTusService(deps: TusServiceDeps) {
   return {
     refreshGauge,
 
+    /** Waits for the background syncs to be recorded (before the database closes). */
+    async drain(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+
     /** POST: registers an upload (api.md §14 steps, S50, S53). Returns the canonical virtual path. */
     async create(actor: UploadActor & { jti: string }, raw: string, length: ParsedInt, override: boolean): Promise<string> {
       const { user } = actor;
@@ -169,6 +227,7 @@ export function createTusService(deps: TusServiceDeps) {
         override,
         createdAt: t,
         updatedAt: t,
+        writer: me,
       };
       try {
         await repo.insert(u);
@@ -198,7 +257,7 @@ export function createTusService(deps: TusServiceDeps) {
         await drop(u, 'staging file missing');
         throw new NotFound();
       }
-      return { offset: Math.min(u.offset, size), length: u.length };
+      return { offset: currentOffset(u, size), length: u.length };
     },
 
     /** PATCH: appends one chunk (api.md §14 check order, S50); completes the upload at its length. */
@@ -214,36 +273,59 @@ export function createTusService(deps: TusServiceDeps) {
         const fresh = await repo.byId(u.id);
         if (!fresh) throw new NotFound();
         u = fresh;
-        const size = await staging.size(u.id);
+        let size = await staging.size(u.id);
         if (size === null) {
           await drop(u, 'staging file missing');
           throw new NotFound();
         }
-        const current = Math.min(u.offset, size);
+        let current = currentOffset(u, size);
+        if (offset !== current && u.writer !== me && offset > u.offset && offset <= size) {
+          u = await awaitForeignSync(u, offset);
+          size = (await staging.size(u.id)) ?? 0;
+          current = currentOffset(u, size);
+          // Still unconfirmed (its writer crashed?): 423 is retried, and the retry starts with a
+          // HEAD, which reports the durable offset.
+          if (offset !== current && u.writer !== me) throw new Locked();
+        }
         if (offset !== current) throw new Conflict();
         const room = u.length - offset;
         if (input.declaredLength !== undefined && input.declaredLength > room) throw new PayloadTooLarge();
-        await repo.touch(u.id, now());
+        if (u.writer !== me) {
+          // Taking the upload over: bytes past the durable offset may be what a crash left, so
+          // they go; a sync of the previous writer that lands now is no longer recorded.
+          const durable = await repo.claim(u.id, me, now());
+          if (durable === undefined) throw new NotFound();
+          if (durable > offset) await repo.lowerOffset(u.id, offset);
+          if (size > offset) await staging.truncate(u.id, offset);
+        } else if (now() - u.updatedAt >= TOUCH_EVERY_MS) {
+          await repo.touch(u.id, now());
+        }
         const r = await staging.writeChunk(u.id, offset, input.body, room);
         if (r.overflow) throw new PayloadTooLarge();
         const reached = offset + r.written;
-        if (r.written > 0) await repo.setOffset(u.id, reached, now());
-        if (r.aborted) return { offset: reached, aborted: true };
         if (reached === u.length) {
           try {
+            try {
+              await r.synced;
+            } catch (err) {
+              await repo.distrust(u.id, me);
+              throw err;
+            }
             await complete({ ...u, offset: reached }, actor.user);
           } catch (err) {
-            // A failure of the move itself (not a refusal): step back one chunk so that the
-            // client's retry redoes it and the completion runs again; HEAD never reports a
-            // finished upload that is not in place.
+            // A failure of the sync or the move itself (not a refusal): step back one chunk so
+            // that the client's retry redoes it and the completion runs again; HEAD never
+            // reports a finished upload that is not in place.
             if (!(err instanceof HttpError && err.status < 500) && (await repo.byId(u.id))) {
               await staging.truncate(u.id, offset).catch(() => undefined);
-              await repo.setOffset(u.id, offset, now());
+              await repo.lowerOffset(u.id, offset);
             }
             throw err;
           }
           return { offset: reached, complete: true, aborted: false };
         }
+        if (r.written > 0) recordWhenSynced(u, reached, r.synced);
+        if (r.aborted) return { offset: reached, aborted: true };
         return { offset: reached, complete: false, aborted: false };
       } catch (err) {
         if (DISK_FULL.has((err as NodeJS.ErrnoException).code ?? '')) {
