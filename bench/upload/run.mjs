@@ -1,13 +1,18 @@
 // Upload throughput: 1 GiB through Coffer's tus endpoint (tus-js-client, 10 MiB chunks, one
 // connection: File Browser's client settings), through a plain POST /api/resources, through
 // @tus/server + @tus/file-store (same client, same chunk size, same disk), and `cp` of the same
-// file (also followed by `sync` of it, since Coffer fsyncs every chunk as api.md §14 asks). A
-// minimal tus client (one PATCH per chunk streamed from the file) runs against both servers too,
-// to show the servers apart from tus-js-client's own cost. Each measurement starts after a global
-// `sync`; the summary gives medians. Server RSS is sampled from /proc every 50 ms. Every upload is
+// file (also followed by `sync` of it). A minimal tus client (one PATCH per chunk streamed from the
+// file) runs against both servers too, to show the servers apart from tus-js-client's own cost.
+// Three ceilings measure the machine itself (bench/upload/ceiling-server.mjs, own processes): a
+// raw Node HTTP PUT of the file to a server that drops the body, the same PUT to the smallest Node
+// server that writes it to a file (pipeline, fsync, rename), and tus-js-client against a tus server
+// that drops the bytes. Every step runs once per round, rounds interleaved; the summary gives
+// medians, CPU seconds per GiB of the server process and of this client process, and the load
+// average before and after. Server RSS is sampled from /proc every 50 ms. Every upload to disk is
 // checked by sha256.
 //
-//   node bench/upload/run.mjs [--mib 1024] [--chunk-mib 10] [--runs 2]   (after `npm run build`)
+//   node bench/upload/run.mjs [--mib 1024] [--chunk-mib 10] [--runs 3] [--only cofferTus,ceiling,…]
+//   (after `npm run build`)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,7 +69,14 @@ async function waitHttp(url) {
   throw new Error(`${url} never answered`);
 }
 
-/** Samples a process's resident set from /proc while `fn` runs. */
+/** CPU seconds (user + system) a process has used so far; `self-children` for waited-for children of this one. */
+function cpuSeconds(pid) {
+  const f = readFileSync(`/proc/${pid === 'self-children' ? 'self' : pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = pid === 'self-children' ? Number(f[13]) + Number(f[14]) : Number(f[11]) + Number(f[12]);
+  return ticks / 100; // USER_HZ
+}
+
+/** Samples a process's resident set from /proc while `fn` runs, and counts its CPU time and ours. */
 async function withRss(pid, fn) {
   const read = () => {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -73,9 +85,12 @@ async function withRss(pid, fn) {
   const before = read();
   let max = before;
   const timer = setInterval(() => (max = Math.max(max, read())), 50);
+  const cpu0 = cpuSeconds(pid);
+  const own0 = process.cpuUsage();
   try {
     const value = await fn();
-    return { value, before, max };
+    const own = process.cpuUsage(own0);
+    return { value, before, max, serverCpu: cpuSeconds(pid) - cpu0, clientCpu: (own.user + own.system) / 1e6 };
   } finally {
     clearInterval(timer);
   }
@@ -137,13 +152,14 @@ async function rawTus(port, createPath, headers = {}) {
   return location;
 }
 
-function plainPost(port, urlPath, file, token) {
+/** One request with the file streamed as its body (1 MiB reads). */
+function plainPost(port, urlPath, file, headers = {}, method = 'POST') {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: urlPath, headers: { 'X-Auth': token, 'Content-Type': 'application/octet-stream', 'Content-Length': SIZE } },
+      { host: '127.0.0.1', port, method, path: urlPath, headers: { ...headers, 'Content-Type': 'application/octet-stream', 'Content-Length': SIZE } },
       (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`POST answered ${res.statusCode}`))));
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${method} answered ${res.statusCode}`))));
       },
     );
     req.on('error', reject);
@@ -202,7 +218,18 @@ try {
   mkdirSync(store);
   const ref = startProcess([path.join(repo, 'bench/upload/tus-reference.mjs'), String(refPort), store]);
   children.push(ref.proc);
-  await ref.ready;
+
+  // The ceilings (bench/upload/ceiling-server.mjs), each its own process.
+  const ceilingDir = path.join(dir, 'ceiling');
+  mkdirSync(ceilingDir);
+  const ceilings = {};
+  for (const mode of ['discard', 'file', 'tus']) {
+    const port = await freePort();
+    const p = startProcess([path.join(repo, 'bench/upload/ceiling-server.mjs'), String(port), mode, ceilingDir]);
+    children.push(p.proc);
+    ceilings[mode] = { port, proc: p.proc, ready: p.ready };
+  }
+  await Promise.all([ref.ready, ...Object.values(ceilings).map((c) => c.ready)]);
 
   // Warm-up, not measured: one small upload to each server (JIT, first files and folders).
   {
@@ -210,96 +237,120 @@ try {
     writeFileSync(warm, randomBytes(32 * MIB));
     await tusUpload(`${cofferUrl}/api/tus/warm.bin?override=false`, warm, { 'X-Auth': token }, 32 * MIB);
     await tusUpload(`http://127.0.0.1:${refPort}/files/`, warm, {}, 32 * MIB);
+    await tusUpload(`http://127.0.0.1:${ceilings.tus.port}/files/`, warm, {}, 32 * MIB);
     rmSync(path.join(root, 'warm.bin'));
   }
 
-  const results = { cofferTus: [], reference: [], cofferTusRaw: [], referenceRaw: [], cofferPost: [], cp: [], cpSync: [] };
-  const record = (list, name, r) => {
-    list.push({ mibs: SIZE / MIB / r.seconds, rssBefore: r.rss?.before, rssMax: r.rss?.max });
-    const rss = r.rss ? `, server RSS ${(r.rss.before / MIB).toFixed(0)} → max ${(r.rss.max / MIB).toFixed(0)} MiB` : '';
-    console.log(`${name}: ${(SIZE / MIB / r.seconds).toFixed(0)} MiB/s (${r.seconds.toFixed(2)} s)${rss}`);
+  const checked = async (file, what) => {
+    if ((await sha256File(file)) !== want) throw new Error(`${what}: wrong bytes`);
+    rmSync(file);
   };
+  const dropReference = (url) => checked(path.join(store, url.split('/').pop()), 'reference').then(() => rmSync(`${path.join(store, url.split('/').pop())}.json`, { force: true }));
+  /** Every measurement: key, label, the server process (none for cp), what to run in round `n`, and the check of its result. */
+  const steps = [
+    { key: 'ceiling', label: 'ceiling: Node HTTP PUT → server that drops the body', pid: () => ceilings.discard.proc.pid, run: () => plainPost(ceilings.discard.port, '/drop', src, {}, 'PUT') },
+    {
+      key: 'ceilingFile',
+      label: 'ceiling: Node HTTP PUT → minimal Node file writer (pipeline, fsync, rename)',
+      pid: () => ceilings.file.proc.pid,
+      run: (n) => plainPost(ceilings.file.port, `/put-${n}.bin`, src, {}, 'PUT'),
+      check: (n) => checked(path.join(ceilingDir, `put-${n}.bin`), 'minimal writer'),
+    },
+    { key: 'tusClientCeiling', label: 'ceiling: tus-js-client → tus server that drops the bytes', pid: () => ceilings.tus.proc.pid, run: () => tusUpload(`http://127.0.0.1:${ceilings.tus.port}/files/`, src) },
+    {
+      key: 'cofferTus',
+      label: 'Coffer tus, tus-js-client',
+      pid: () => coffer.pid,
+      run: (n) => tusUpload(`${cofferUrl}/api/tus/tus-${n}.bin?override=false`, src, { 'X-Auth': token }),
+      check: (n) => checked(path.join(root, `tus-${n}.bin`), 'coffer tus'),
+    },
+    { key: 'reference', label: '@tus/server + @tus/file-store, tus-js-client', pid: () => ref.proc.pid, run: () => tusUpload(`http://127.0.0.1:${refPort}/files/`, src), check: (_n, url) => dropReference(url) },
+    {
+      key: 'cofferTusRaw',
+      label: 'Coffer tus, minimal client',
+      pid: () => coffer.pid,
+      run: (n) => rawTus(cofferPort, `/api/tus/raw-${n}.bin?override=false`, { 'X-Auth': token }),
+      check: (n) => checked(path.join(root, `raw-${n}.bin`), 'coffer raw tus'),
+    },
+    { key: 'referenceRaw', label: '@tus/server + @tus/file-store, minimal client', pid: () => ref.proc.pid, run: () => rawTus(refPort, '/files/'), check: (_n, url) => dropReference(url) },
+    {
+      key: 'cofferPost',
+      label: 'Coffer plain POST',
+      pid: () => coffer.pid,
+      run: (n) => plainPost(cofferPort, `/api/resources/post-${n}.bin?override=false`, src, { 'X-Auth': token }),
+      check: (n) => checked(path.join(root, `post-${n}.bin`), 'coffer POST'),
+    },
+    { key: 'cp', label: 'cp', run: (n) => spawnSync('cp', [src, path.join(dir, `cp-${n}.bin`)]), check: (n) => checked(path.join(dir, `cp-${n}.bin`), 'cp') },
+    {
+      key: 'cpSync',
+      label: 'cp + sync of the file',
+      run: (n) => {
+        spawnSync('cp', [src, path.join(dir, `cps-${n}.bin`)]);
+        spawnSync('sync', [path.join(dir, `cps-${n}.bin`)]);
+      },
+      check: (n) => checked(path.join(dir, `cps-${n}.bin`), 'cp + sync'),
+    },
+  ].filter((s) => step(s.key));
+
+  const os = await import('node:os');
+  const loadBefore = os.loadavg().map((x) => +x.toFixed(1));
+  const results = Object.fromEntries(steps.map((s) => [s.key, []]));
+  const gib = SIZE / MIB / 1024;
   for (let run = 1; run <= RUNS; run++) {
-    console.log(`-- run ${run}`);
-    if (step('cofferTus')) {
-      const target = path.join(root, `tus-${run}.bin`);
-      const rss = await withRss(coffer.pid, () => timed(() => tusUpload(`${cofferUrl}/api/tus/tus-${run}.bin?override=false`, src, { 'X-Auth': token })));
-      if ((await sha256File(target)) !== want) throw new Error('coffer tus: wrong bytes');
-      record(results.cofferTus, 'Coffer tus', { seconds: rss.value.seconds, rss });
-      rmSync(target);
-    }
-    if (step('reference')) {
-      const url = await (async () => {
-        const rss = await withRss(ref.proc.pid, () => timed(() => tusUpload(`http://127.0.0.1:${refPort}/files/`, src)));
-        record(results.reference, '@tus/server + @tus/file-store', { seconds: rss.value.seconds, rss });
-        return rss.value.value;
-      })();
-      const id = url.split('/').pop();
-      if ((await sha256File(path.join(store, id))) !== want) throw new Error('reference: wrong bytes');
-      rmSync(path.join(store, id), { force: true });
-      rmSync(path.join(store, `${id}.json`), { force: true });
-    }
-    if (step('cofferTusRaw')) {
-      const target = path.join(root, `raw-${run}.bin`);
-      const rss = await withRss(coffer.pid, () => timed(() => rawTus(cofferPort, `/api/tus/raw-${run}.bin?override=false`, { 'X-Auth': token })));
-      if ((await sha256File(target)) !== want) throw new Error('coffer raw tus: wrong bytes');
-      record(results.cofferTusRaw, 'Coffer tus, minimal client', { seconds: rss.value.seconds, rss });
-      rmSync(target);
-    }
-    if (step('referenceRaw')) {
-      const rss = await withRss(ref.proc.pid, () => timed(() => rawTus(refPort, '/files/')));
-      record(results.referenceRaw, '@tus/server + @tus/file-store, minimal client', { seconds: rss.value.seconds, rss });
-      const id = rss.value.value.split('/').pop();
-      if ((await sha256File(path.join(store, id))) !== want) throw new Error('reference raw: wrong bytes');
-      rmSync(path.join(store, id), { force: true });
-      rmSync(path.join(store, `${id}.json`), { force: true });
-    }
-    if (step('cofferPost')) {
-      const target = path.join(root, `post-${run}.bin`);
-      const rss = await withRss(coffer.pid, () => timed(() => plainPost(cofferPort, `/api/resources/post-${run}.bin?override=false`, src, token)));
-      if ((await sha256File(target)) !== want) throw new Error('coffer POST: wrong bytes');
-      record(results.cofferPost, 'Coffer plain POST', { seconds: rss.value.seconds, rss });
-      rmSync(target);
-    }
-    if (step('cp')) {
-      const target = path.join(dir, `cp-${run}.bin`);
-      const r = await timed(async () => spawnSync('cp', [src, target]));
-      if ((await sha256File(target)) !== want) throw new Error('cp: wrong bytes');
-      record(results.cp, 'cp', r);
-      rmSync(target);
-      const r2 = await timed(async () => {
-        spawnSync('cp', [src, target]);
-        spawnSync('sync', [target]);
-      });
-      record(results.cpSync, 'cp + sync of the file', r2);
-      rmSync(target);
+    console.log(`-- run ${run} (load average ${os.loadavg()[0].toFixed(1)})`);
+    for (const s of steps) {
+      let r;
+      if (s.pid) {
+        r = await withRss(s.pid(), () => timed(() => s.run(run)));
+        r = { seconds: r.value.seconds, value: r.value.value, rss: r, serverCpu: r.serverCpu, clientCpu: r.clientCpu };
+      } else {
+        const c0 = cpuSeconds('self-children');
+        r = await timed(async () => s.run(run));
+        r.clientCpu = cpuSeconds('self-children') - c0; // cp and sync themselves
+      }
+      await s.check?.(run, r.value);
+      const mibs = SIZE / MIB / r.seconds;
+      results[s.key].push({ mibs, rssBefore: r.rss?.before, rssMax: r.rss?.max, serverCpu: r.serverCpu, clientCpu: r.clientCpu });
+      const cpu = `, CPU s/GiB: ${r.serverCpu !== undefined ? `server ${(r.serverCpu / gib).toFixed(2)}, ` : ''}client ${(r.clientCpu / gib).toFixed(2)}`;
+      const rss = r.rss ? `, server RSS ${(r.rss.before / MIB).toFixed(0)} → max ${(r.rss.max / MIB).toFixed(0)} MiB` : '';
+      console.log(`${s.label}: ${mibs.toFixed(0)} MiB/s (${r.seconds.toFixed(2)} s)${cpu}${rss}`);
     }
   }
-  const best = (list) => {
-    if (list.length === 0) return NaN;
-    const v = list.map((x) => x.mibs).sort((a, b) => a - b);
-    return v[Math.floor(v.length / 2)]; // median
+  const median = (v) => {
+    const d = v.filter((x) => x !== undefined).sort((a, b) => a - b);
+    return d.length ? d[Math.floor(d.length / 2)] : NaN;
   };
+  const med = (key, field) => median((results[key] ?? []).map((x) => x[field]));
   const summary = {
     date: new Date().toISOString(),
+    node: process.version,
     sizeMiB: SIZE / MIB,
     chunkMiB: CHUNK / MIB,
     runs: RUNS,
-    loadAverage: (await import('node:os')).loadavg().map((x) => +x.toFixed(1)),
-    medianMiBs: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(best(v))])),
+    loadAverage: { before: loadBefore, after: os.loadavg().map((x) => +x.toFixed(1)) },
+    medianMiBs: Object.fromEntries(steps.map((s) => [s.key, Math.round(med(s.key, 'mibs'))])),
+    serverCpuSecondsPerGiB: Object.fromEntries(steps.filter((s) => s.pid).map((s) => [s.key, +(med(s.key, 'serverCpu') / gib).toFixed(2)])),
+    clientCpuSecondsPerGiB: Object.fromEntries(steps.map((s) => [s.key, +(med(s.key, 'clientCpu') / gib).toFixed(2)])),
     maxRssMiB: Object.fromEntries(
       Object.entries(results)
         .filter(([, v]) => v.length && v[0].rssMax !== undefined)
         .map(([k, v]) => [k, Math.round(Math.max(...v.map((x) => x.rssMax)) / MIB)]),
     ),
   };
+  const m = summary.medianMiBs;
+  const ratio = (a, b) => +(a / b).toFixed(2);
   summary.ratios = {
-    tusVsReference: +(summary.medianMiBs.cofferTus / summary.medianMiBs.reference).toFixed(2),
-    tusVsCp: +(summary.medianMiBs.cofferTus / summary.medianMiBs.cp).toFixed(2),
-    tusVsCpSync: +(summary.medianMiBs.cofferTus / summary.medianMiBs.cpSync).toFixed(2),
-    postVsReference: +(summary.medianMiBs.cofferPost / summary.medianMiBs.reference).toFixed(2),
-    postVsCp: +(summary.medianMiBs.cofferPost / summary.medianMiBs.cp).toFixed(2),
-    postVsCpSync: +(summary.medianMiBs.cofferPost / summary.medianMiBs.cpSync).toFixed(2),
+    tusVsReference: ratio(m.cofferTus, m.reference),
+    tusVsCp: ratio(m.cofferTus, m.cp),
+    tusRawVsCp: ratio(m.cofferTusRaw, m.cp),
+    postVsCp: ratio(m.cofferPost, m.cp),
+    tusVsCpSync: ratio(m.cofferTus, m.cpSync),
+    postVsCpSync: ratio(m.cofferPost, m.cpSync),
+    ceilingVsCp: ratio(m.ceiling, m.cp),
+    ceilingFileVsCp: ratio(m.ceilingFile, m.cp),
+    tusVsTusClientCeiling: ratio(m.cofferTus, m.tusClientCeiling),
+    tusRawVsCeilingFile: ratio(m.cofferTusRaw, m.ceilingFile),
+    postVsCeilingFile: ratio(m.cofferPost, m.ceilingFile),
   };
   console.log(JSON.stringify(summary, null, 2));
   const out = path.join(repo, 'bench/results');

@@ -16,8 +16,12 @@
 
 /** Bytes gathered before one vectored write. */
 export const WRITE_BATCH = 1024 * 1024;
-/** Bytes written between the starts of two background fdatasyncs. */
-export const EARLY_SYNC = 4 * 1024 * 1024;
+/**
+ * Bytes written between the starts of two background fdatasyncs. Each sync is a journal commit;
+ * a tus chunk (10 MiB by default) is synced once right after it anyway, so this only matters for
+ * plain uploads and very large chunks: it bounds what the closing sync still has to flush.
+ */
+export const EARLY_SYNC = 16 * 1024 * 1024;
 
 export interface BatchSink {
   /** Writes `bufs` at `position`; may write less than asked (the rest is written again). */
@@ -48,8 +52,7 @@ export class WriteFailure extends Error {
   }
 }
 
-export function createBatchWriter(sink: BatchSink, start: number, opts: { earlySync?: boolean } = {}): BatchWriter {
-  const earlySync = opts.earlySync ?? true;
+export function createBatchWriter(sink: BatchSink, start: number): BatchWriter {
   let accepted = 0;
   let written = 0;
   let batch: Uint8Array[] = [];
@@ -72,7 +75,7 @@ export function createBatchWriter(sink: BatchSink, start: number, opts: { earlyS
     }
     written += n;
     unsynced += n;
-    if (earlySync && unsynced >= EARLY_SYNC && !syncing) {
+    if (unsynced >= EARLY_SYNC && !syncing) {
       unsynced = 0;
       syncing = sink.sync().then(
         () => void (syncing = undefined),
