@@ -1,4 +1,4 @@
-import { encodePath, requestJson } from './client';
+import { encodePath, request, requestJson } from './client';
 
 /** The fields of a resource the client reads (api.md §8). */
 export interface ResourceItem {
@@ -16,9 +16,24 @@ export interface Resource extends ResourceItem {
   items?: ResourceItem[];
   numDirs?: number;
   numFiles?: number;
+  /** Folders: the user's saved listing order. */
+  sorting?: { by?: unknown; asc?: unknown };
+  /** Text files of at most 10 MiB, with the download permission; omitted when empty (api.md §8, S81). */
+  content?: string;
+  /** Videos: virtual paths of the subtitle files found beside them (for /api/subtitle). */
+  subtitles?: string[];
 }
 
 /** GET /api/resources{path}; a folder path ends in `/`. */
 export function getResource(virtualPath: string, signal?: AbortSignal): Promise<Resource> {
   return requestJson<Resource>(`/resources${encodePath(virtualPath)}`, { signal });
+}
+
+/** PUT /api/resources{path}: the complete new content of an existing file (editor save). */
+export async function saveResource(virtualPath: string, text: string): Promise<void> {
+  await request(`/resources${encodePath(virtualPath)}`, {
+    method: 'PUT',
+    body: text,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 }

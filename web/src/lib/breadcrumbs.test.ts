@@ -19,6 +19,13 @@ describe('breadcrumbs', () => {
     const out = breadcrumbs('/a/b/c/d/e/f.txt');
     expect(out.map((c) => c.name)).toEqual(['...', 'd', 'e', 'f.txt']);
     expect(out[0]).toEqual({ name: '...', path: '/a/b/c/', truncated: true });
-    expect(out[3]?.path).toBe('/a/b/c/d/e/f.txt/');
+    expect(out[3]?.path).toBe('/a/b/c/d/e/f.txt');
+  });
+
+  it('ends a file path with the file itself, not a folder of its name', () => {
+    expect(breadcrumbs('/docs/a.txt')).toEqual([
+      { name: 'docs', path: '/docs/', truncated: false },
+      { name: 'a.txt', path: '/docs/a.txt', truncated: false },
+    ]);
   });
 });

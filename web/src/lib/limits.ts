@@ -17,3 +17,4 @@ export const SPEED_SAMPLES = 5; // §9 speed smoothing: average of the last 5 sa
 export const SPEED_BLEND = 0.2; // …blended 20/80 with the previous value
 export const RETRY_BASE_MS = 1_000; // §9 resumable retry delays: 0, then 1000 ms doubling…
 export const RETRY_CAP_MS = 20_000; // …capped at 20000 ms
+export const MAX_TEXT_BYTES = 10 * 1024 * 1024; // api.md S81: text content up to 10 MiB

@@ -46,3 +46,8 @@ export function nextSorting(current: Sorting, by: SortField): Sorting {
 export function isSortField(v: unknown): v is SortField {
   return v === 'name' || v === 'size' || v === 'modified';
 }
+
+/** The sorting a folder answer carries (`{by, asc}` of the user), with the defaults for anything else. */
+export function sortingFrom(value: { by?: unknown; asc?: unknown } | undefined): Sorting {
+  return { by: isSortField(value?.by) ? value.by : 'name', asc: value?.asc !== false };
+}

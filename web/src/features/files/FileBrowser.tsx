@@ -109,9 +109,10 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   const open = useCallback(
     (item: ResourceItem) => {
       const target = item.isDir && !item.path.endsWith('/') ? `${item.path}/` : item.path;
-      void navigate(filesRoute(target));
+      // A file remembers its folder: closing it goes back here instead of adding a history entry.
+      void navigate(filesRoute(target), item.isDir ? undefined : { state: { from: path } });
     },
-    [navigate],
+    [navigate, path],
   );
 
   function handleItemClick(index: number, e: MouseEvent | KeyboardEvent) {

@@ -1,0 +1,67 @@
+/** Video and audio in the browser's own players, straight from the file; subtitles beside a video as tracks. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/Icon';
+import { inlineUrl } from '../files/api';
+import { subtitleUrl } from './fileScreen';
+import type { ViewerProps } from './ImageViewer';
+import { PreviewCard } from './PreviewCard';
+import { subtitleTrack } from './subtitles';
+
+export function MediaViewer({ file, toolbar }: ViewerProps) {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  const src = inlineUrl(file.path);
+  if (failed) {
+    return (
+      <>
+        {toolbar()}
+        <PreviewCard file={file} message={t('preview.mediaError')} />
+      </>
+    );
+  }
+  if (file.type === 'audio') {
+    return (
+      <>
+        {toolbar()}
+        <div className="audio-stage">
+          <Icon name="music" size={72} />
+          <p className="audio-stage__name" dir="auto">
+            {file.name}
+          </p>
+          {/* eslint-disable-next-line jsx-a11y/media-has-caption -- the user's own recording; no captions exist to offer */}
+          <audio className="audio-stage__player" src={src} controls preload="metadata" onError={() => setFailed(true)} />
+        </div>
+      </>
+    );
+  }
+  const tracks = (file.subtitles ?? []).map(subtitleTrack);
+  return (
+    <>
+      {toolbar()}
+      <div className="video-stage">
+        {/* eslint-disable-next-line jsx-a11y/media-has-caption -- tracks are the subtitle files found beside the video, when there are any */}
+        <video
+          className="video-stage__player"
+          src={src}
+          controls
+          preload="metadata"
+          playsInline
+          aria-label={file.name}
+          onError={() => setFailed(true)}
+        >
+          {tracks.map((track, i) => (
+            <track
+              key={track.path}
+              kind="subtitles"
+              src={subtitleUrl(track.path)}
+              label={track.label}
+              srcLang={track.language}
+              default={i === 0}
+            />
+          ))}
+        </video>
+      </div>
+    </>
+  );
+}
