@@ -90,6 +90,9 @@ export function FileToolbar({ actions, children, keyboard = false }: FileToolbar
             shortcut={keyboard ? 'Control+S' : undefined}
           />
         ) : null}
+        {can.share ? (
+          <ToolbarButton icon="share" label={t('files.actions.share')} onClick={actions.share} />
+        ) : null}
         <ToolbarButton icon="info" label={t('preview.info')} onClick={actions.info} />
         {can.rename ? (
           <ToolbarButton icon="rename" label={t('files.actions.rename')} onClick={() => void actions.rename()} />

@@ -15,6 +15,7 @@ import { useSession } from '../../stores/session';
 import { deleteResource, patchResource, rawUrl } from '../files/api';
 import { askName, confirmDelete } from '../files/FilePrompts';
 import { showInfo } from '../files/InfoPrompt';
+import { openShare } from '../share/SharePrompt';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
 import { fileNeighbours } from './neighbours';
 
@@ -105,6 +106,7 @@ export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason
   const download = useCallback(() => startDownload(rawUrl(file.path)), [file.path]);
   const canDownload = perm?.download ?? false;
   const info = useCallback(() => void showInfo([file], { canDownload }), [file, canDownload]);
+  const share = useCallback(() => void openShare(file), [file]);
 
   return {
     folder,
@@ -113,6 +115,8 @@ export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason
       download: canDownload,
       rename: perm?.rename ?? false,
       delete: perm?.delete ?? false,
+      // spec §6: sharing needs the share and download permissions.
+      share: (perm?.share ?? false) && canDownload,
       modify: perm?.modify ?? false,
     },
     close,
@@ -121,6 +125,7 @@ export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason
     remove,
     download,
     info,
+    share,
   };
 }
 
