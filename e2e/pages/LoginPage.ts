@@ -12,7 +12,8 @@ export class LoginPage {
 
   async goto(path = '/login') {
     await this.page.goto(path.replace(/^\//, ''));
-    await expect(this.username()).toBeVisible();
+    // The first screen loads its chunks: allow for a busy machine.
+    await expect(this.username()).toBeVisible({ timeout: 20_000 });
   }
 
   async signIn(username = ADMIN.username, password = ADMIN.password) {

@@ -101,13 +101,16 @@ export async function updateSettings(url: string, change: (s: Json) => void): Pr
   if (!put.ok) throw new Error(`PUT settings: ${put.status} ${await put.text()}`);
 }
 
-/** PUT /api/users/{id} with only `which` (preferences such as viewMode and sorting), as the admin. */
+/**
+ * PUT /api/users/{id} with only `which` (preferences such as viewMode and sorting, or guarded
+ * fields such as lockPassword: the admin's current password goes along), as the admin.
+ */
 export async function updateUser(url: string, id: number, data: Json, which: string[]): Promise<void> {
   const token = await apiLogin(url);
   const res = await fetch(`${url}/api/users/${id}`, {
     method: 'PUT',
     headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ what: 'user', which, data: { ...data, id } }),
+    body: JSON.stringify({ what: 'user', which, current_password: ADMIN.password, data: { ...data, id } }),
   });
   if (!res.ok) throw new Error(`PUT user ${id}: ${res.status} ${await res.text()}`);
 }
@@ -143,4 +146,14 @@ export async function sharesOf(url: string, itemPath: string): Promise<ShareJson
   const res = await fetch(`${url}/api/share${itemPath}`, { headers: { 'X-Auth': token } });
   if (!res.ok) throw new Error(`shares of ${itemPath}: ${res.status}`);
   return (await res.json()) as ShareJson[];
+/** GET as the admin (or as `as`), parsed JSON. */
+export async function apiGet<T = Json>(
+  url: string,
+  path: string,
+  as?: { username: string; password: string },
+): Promise<T> {
+  const token = await apiLogin(url, as?.username, as?.password);
+  const res = await fetch(`${url}/api${path}`, { headers: { 'X-Auth': token } });
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+  return (await res.json()) as T;
 }

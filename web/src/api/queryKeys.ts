@@ -5,4 +5,7 @@ export const queryKeys = {
   shares: () => ['shares'] as const,
   publicShare: (hash: string, path: string) => ['public-share', hash, path] as const,
   users: () => ['users'] as const,
+  /** Every listing and file, whatever the path. */
+  resources: () => ['resource'] as const,
+  settings: () => ['settings'] as const,
 };

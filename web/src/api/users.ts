@@ -8,6 +8,17 @@ export async function updateUserFields(id: number, data: Partial<User>, which: F
   await request(`/users/${id}`, { method: 'PUT', json: { what: 'user', which, data: { ...data, id } } });
 }
 
+/**
+ * Changes a password with `which: ["password"]` (spec §7). The server wants the caller's current
+ * password with json authentication (api.md §3, S35); other methods ignore it.
+ */
+export async function changePassword(id: number, password: string, currentPassword: string): Promise<void> {
+  await request(`/users/${id}`, {
+    method: 'PUT',
+    json: { what: 'user', which: ['password'], current_password: currentPassword, data: { id, password } },
+  });
+}
+
 export function getUser(id: number): Promise<User> {
   return requestJson<User>(`/users/${id}`);
 }

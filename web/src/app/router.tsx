@@ -15,7 +15,7 @@ function PageSpinner() {
 const layout = () => import('./Layout').then((m) => ({ Component: m.default }));
 const errorPage = (code: 403 | 404 | 500) => () =>
   import('../pages/ErrorPage').then((m) => ({ Component: () => <m.default code={code} /> }));
-const section = (title: 'settings.global' | 'settings.users') => () =>
+const section = (title: 'settings.users') => () =>
   import('../pages/settings/SectionPage').then((m) => ({ Component: () => <m.default title={title} /> }));
 
 export function routes(onExpired: () => void): RouteObject[] {
@@ -70,7 +70,13 @@ export function routes(onExpired: () => void): RouteObject[] {
                     {
                       element: <RequireAdmin />,
                       children: [
-                        { path: 'global', lazy: section('settings.global') },
+                        {
+                          path: 'global',
+                          lazy: () =>
+                            import('../pages/settings/GlobalSettingsPage').then((m) => ({
+                              Component: m.default,
+                            })),
+                        },
                         { path: 'users', lazy: section('settings.users') },
                         { path: 'users/:id', lazy: section('settings.users') },
                       ],

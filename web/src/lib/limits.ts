@@ -18,3 +18,7 @@ export const SPEED_BLEND = 0.2; // …blended 20/80 with the previous value
 export const RETRY_BASE_MS = 1_000; // §9 resumable retry delays: 0, then 1000 ms doubling…
 export const RETRY_CAP_MS = 20_000; // …capped at 20000 ms
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024; // api.md S81: text content up to 10 MiB
+export const TUS_CHUNK_FALLBACK = 1024 * 1024; // §9 tus chunk size fallback (1 MB)
+export const CHUNK_SIZE_EDIT_DELAY_MS = 1_500; // §5 chunk size edits apply after 1.5 s
+export const MIN_PASSWORD_LENGTH_MIN = 1; // §5 minimumPasswordLength
+export const RETRY_COUNT_MIN = 0; // §5 tus retryCount

@@ -1,6 +1,12 @@
-import { PreferencesForm } from '../../features/preferences/PreferencesForm';
+import { PasswordForm } from '../../features/settings/PasswordForm';
+import { ProfileForm } from '../../features/settings/ProfileForm';
 
-/** /settings/profile */
+/** /settings/profile: preferences, then the separate password form (spec §2). */
 export default function ProfilePage() {
-  return <PreferencesForm />;
+  return (
+    <div className="settings__cards">
+      <ProfileForm />
+      <PasswordForm />
+    </div>
+  );
 }

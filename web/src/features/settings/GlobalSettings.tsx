@@ -1,0 +1,142 @@
+/**
+ * /settings/global (spec §2 "Global settings"): three cards — general, user defaults, command
+ * runner; the last two only when the server runs commands. Every card saves the whole settings
+ * object (PUT /api/settings replaces all editable fields, api.md §4), then the values are read
+ * back from the server.
+ */
+import type { Settings } from '@coffer/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../api/errors';
+import { queryKeys } from '../../api/queryKeys';
+import { getSettings, putSettings } from '../../api/settings';
+import { Spinner } from '../../components/Spinner';
+import { config } from '../../config';
+import { toast } from '../../stores/toasts';
+import { errorCodeOf } from '../errors/errorKind';
+import { ErrorScreen } from '../errors/ErrorScreen';
+import { CommandRunnerCard } from './CommandRunnerCard';
+import { GeneralCard } from './GeneralCard';
+import {
+  editableSettings,
+  hasProblems,
+  serverProblem,
+  settingsProblems,
+  settingsToSave,
+  textsOf,
+  type NumberField,
+  type ServerProblem,
+  type SettingsTexts,
+} from './globalSettings';
+import { SettingsCard } from './SettingsCard';
+import { UserDefaultsCard } from './UserDefaultsCard';
+import './settings.css';
+
+/** What the cards get: the draft, its typed fields, and the problems to show next to fields. */
+export interface SettingsEditor {
+  settings: Settings;
+  texts: SettingsTexts;
+  change: (update: (s: Settings) => Settings) => void;
+  setText: (field: keyof SettingsTexts, text: string) => void;
+  numberError: (field: NumberField) => string | null;
+  pathError: (field: 'userHomeBasePath' | 'scope') => string | null;
+  /** A save was tried: every problem shows. */
+  attempted: boolean;
+  rulesError: { index: number; message: string } | null;
+}
+
+export function GlobalSettings({ execEnabled = config.EnableExec }: { execEnabled?: boolean }) {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: queryKeys.settings(), queryFn: getSettings });
+  if (query.isPending) return <Spinner label={t('common.loading')} />;
+  if (query.isError) return <ErrorScreen code={errorCodeOf(query.error)} />;
+  // Read back after every save: a new editor starts from what the server stored.
+  return <SettingsForm key={query.dataUpdatedAt} stored={query.data} execEnabled={execEnabled} />;
+}
+
+function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [settings, setSettings] = useState(() => editableSettings(stored));
+  const [texts, setTexts] = useState(() => textsOf(stored));
+  const [attempted, setAttempted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [refused, setRefused] = useState<ServerProblem | null>(null);
+  // Bumped to move focus to the first field marked invalid once the marks are drawn.
+  const [focusRequest, setFocusRequest] = useState(0);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusRequest > 0) root.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+  const problems = settingsProblems(settings, texts);
+
+  const editor: SettingsEditor = {
+    settings,
+    texts,
+    change: (update) => {
+      setSettings(update);
+      setRefused(null);
+    },
+    setText: (field, text) => setTexts((x) => ({ ...x, [field]: text })),
+    numberError: (field) => {
+      const min = problems.numbers[field];
+      return min === undefined ? null : t('settings.errors.atLeast', { min });
+    },
+    pathError: (field) => (refused?.field === field ? t('settings.errors.path') : null),
+    attempted,
+    rulesError:
+      refused?.field === 'rules'
+        ? { index: refused.index, message: t('settings.rules.errors.refused', { reason: refused.message }) }
+        : null,
+  };
+
+  async function save() {
+    setAttempted(true);
+    if (hasProblems(problems)) {
+      setFocusRequest((n) => n + 1);
+      return;
+    }
+    setSaving(true);
+    setRefused(null);
+    try {
+      await putSettings(settingsToSave(settings, texts));
+      toast.success(t('settings.saved'));
+      await queryClient.invalidateQueries({ queryKey: queryKeys.settings() });
+    } catch (err) {
+      const problem = isApiError(err) && err.status === 400 ? serverProblem(err.message) : null;
+      if (problem) {
+        setRefused(problem);
+        setFocusRequest((n) => n + 1);
+      } else {
+        toast.error(err instanceof Error ? err.message : String(err));
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const cardProps = { saving, onSave: () => void save() };
+  return (
+    <div className="settings__cards settings__cards--global" ref={root}>
+      <h1 className="page-title">{t('settings.global')}</h1>
+      <SettingsCard title={t('settings.general.title')} {...cardProps}>
+        <GeneralCard editor={editor} execEnabled={execEnabled} />
+      </SettingsCard>
+      {execEnabled ? (
+        <>
+          <SettingsCard
+            title={t('settings.defaults.title')}
+            intro={t('settings.defaults.hint')}
+            {...cardProps}
+          >
+            <UserDefaultsCard editor={editor} execEnabled={execEnabled} />
+          </SettingsCard>
+          <SettingsCard title={t('settings.runner.title')} intro={t('settings.runner.hint')} {...cardProps}>
+            <CommandRunnerCard editor={editor} />
+          </SettingsCard>
+        </>
+      ) : null}
+    </div>
+  );
+}
