@@ -156,4 +156,13 @@ export async function apiGet<T = Json>(
   const res = await fetch(`${url}/api${path}`, { headers: { 'X-Auth': token } });
   if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
   return (await res.json()) as T;
+/** DELETE /api/users/{id} as the admin (clean-up after a test). */
+export async function deleteUser(url: string, id: number): Promise<void> {
+  const token = await apiLogin(url);
+  const res = await fetch(`${url}/api/users/${id}`, {
+    method: 'DELETE',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ current_password: ADMIN.password }),
+  });
+  if (!res.ok) throw new Error(`DELETE user ${id}: ${res.status} ${await res.text()}`);
 }

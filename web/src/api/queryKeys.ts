@@ -8,4 +8,5 @@ export const queryKeys = {
   /** Every listing and file, whatever the path. */
   resources: () => ['resource'] as const,
   settings: () => ['settings'] as const,
+  user: (id: number) => ['users', id] as const,
 };

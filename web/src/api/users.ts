@@ -29,3 +29,28 @@ export type { TokenUser };
 export function listUsers(signal?: AbortSignal): Promise<User[]> {
   return requestJson<User[]>('/users', { signal });
 }
+
+/**
+ * POST /api/users (admin). `currentPassword` is the admin's own, which json authentication asks
+ * for (api.md §3, S35). Returns the client route of the new user from `Location`.
+ */
+export async function createUser(data: Omit<User, 'id'>, currentPassword: string): Promise<string> {
+  const res = await request('/users', {
+    method: 'POST',
+    json: { what: 'user', which: [], current_password: currentPassword, data },
+  });
+  return res.headers.get('Location') ?? '/settings/users';
+}
+
+/** PUT /api/users/{id} with `which: ["all"]`: the whole record; an empty password keeps the stored one. */
+export async function replaceUser(user: User, currentPassword: string): Promise<void> {
+  await request(`/users/${user.id}`, {
+    method: 'PUT',
+    json: { what: 'user', which: ['all'], current_password: currentPassword, data: user },
+  });
+}
+
+/** DELETE /api/users/{id}, with the caller's own password (api.md §3). */
+export async function deleteUser(id: number, currentPassword: string): Promise<void> {
+  await request(`/users/${id}`, { method: 'DELETE', json: { current_password: currentPassword } });
+}

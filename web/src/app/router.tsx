@@ -15,8 +15,6 @@ function PageSpinner() {
 const layout = () => import('./Layout').then((m) => ({ Component: m.default }));
 const errorPage = (code: 403 | 404 | 500) => () =>
   import('../pages/ErrorPage').then((m) => ({ Component: () => <m.default code={code} /> }));
-const section = (title: 'settings.users') => () =>
-  import('../pages/settings/SectionPage').then((m) => ({ Component: () => <m.default title={title} /> }));
 
 export function routes(onExpired: () => void): RouteObject[] {
   return [
@@ -77,8 +75,16 @@ export function routes(onExpired: () => void): RouteObject[] {
                               Component: m.default,
                             })),
                         },
-                        { path: 'users', lazy: section('settings.users') },
-                        { path: 'users/:id', lazy: section('settings.users') },
+                        {
+                          path: 'users',
+                          lazy: () =>
+                            import('../pages/settings/UsersPage').then((m) => ({ Component: m.default })),
+                        },
+                        {
+                          path: 'users/:id',
+                          lazy: () =>
+                            import('../pages/settings/UserPage').then((m) => ({ Component: m.default })),
+                        },
                       ],
                     },
                   ],

@@ -37,7 +37,7 @@ const SAME_EVERYWHERE = new Set([
 const SAME_IN: Record<string, string[]> = {
   de: ['files.name', 'nav.version'],
   fr: ['nav.version', 'search.types.image', 'toasts.region', 'share.units.minutes'],
-  it: ['login.password', 'search.types.video'],
+  it: ['login.password', 'search.types.video', 'users.password'],
   pl: ['files.folder'],
   'sv-se': ['nav.version'],
   vi: ['search.types.video'],

@@ -1,0 +1,237 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { apiLogin, createUser, deleteUser } from '../support/api';
+import { seriousViolations } from '../support/axe';
+import { expect, PHONE, shot, test } from '../support/fixtures';
+import { ADMIN, startServer } from '../support/server';
+import { Files } from '../pages/Files';
+import { LoginPage } from '../pages/LoginPage';
+import { Shell } from '../pages/Shell';
+import { Users } from '../pages/Users';
+
+// Logins hash passwords: on a busy machine a flow with several of them needs more than 45 s.
+test.describe.configure({ timeout: 90_000 });
+
+async function signInAdmin(page: import('@playwright/test').Page, base = '') {
+  const login = new LoginPage(page);
+  await login.goto(`${base}login`);
+  await login.signIn();
+  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+}
+
+async function getUser(url: string, id: number) {
+  const token = await apiLogin(url);
+  const res = await fetch(`${url}/api/users/${id}`, { headers: { 'X-Auth': token } });
+  return (await res.json()) as { username: string; scope: string; perm: Record<string, boolean>; lockPassword: boolean };
+}
+
+// A server of its own: the test must be sure the admin is the only one.
+test('the last administrator cannot delete itself or drop the administrator permission', async ({ page }) => {
+  const solo = await startServer();
+  try {
+    await signInAdmin(page, `${solo.url}/`);
+    const users = new Users(page, `${solo.url}/`);
+    await users.gotoList();
+    await users.edit('admin');
+    await expect(users.lockPassword()).toBeDisabled();
+    await users.perm('Administrator').uncheck();
+    await users.confirmAndSave();
+    const refusal = 'The last administrator cannot be deleted or lose the administrator permission.';
+    await expect(users.toasts()).toContainText(refusal);
+    await users.deleteButton().click();
+    const dialog = page.getByRole('dialog', { name: 'Delete user' });
+    await dialog.getByLabel('Your password').fill(ADMIN.password);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(users.toasts().getByText(refusal)).toHaveCount(2);
+    await users.gotoList();
+    await expect(users.row('admin').getByRole('img', { name: 'Is an administrator' })).toBeVisible();
+  } finally {
+    await solo.stop();
+  }
+});
+
+test.describe('user management', () => {
+  test.beforeEach(async ({ page }) => {
+    await signInAdmin(page);
+  });
+
+  test('creates a user with a home folder, who then sees only the actions it may use', async ({
+    page,
+    server,
+  }) => {
+    const users = new Users(page);
+    await users.gotoList();
+    await expect(users.row('admin')).toContainText('/');
+    await expect(users.row('admin').getByRole('img', { name: 'Is an administrator' })).toBeVisible();
+    await users.newButton().click();
+    await expect(page).toHaveURL(/\/settings\/users\/new$/);
+
+    await users.username().fill('u-carol');
+    await users.password().fill('carol-password-2024');
+    await expect(users.scope()).toHaveValue('.');
+    await users.createHome().check();
+    await expect(users.scope()).toBeDisabled();
+    await expect(users.scope()).toHaveValue('');
+    await expect(users.form()).toContainText('Folder: /users/u-carol');
+    await users.perm('Delete files and folders').uncheck();
+    await users.perm('Rename and move files and folders').uncheck();
+    await users.confirmAndSave();
+
+    await expect(users.toasts()).toContainText('User created.');
+    await expect(page).toHaveURL(/\/settings\/users\/\d+$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'User “u-carol”' })).toBeVisible();
+    await expect(users.scope()).toHaveValue('/users/u-carol');
+    await expect(users.password()).toHaveValue('');
+    await expect(users.password()).toHaveAttribute('placeholder', 'Unchanged if left empty');
+    expect(existsSync(path.join(server.root, 'users', 'u-carol'))).toBe(true);
+
+    await users.gotoList();
+    await expect(users.row('u-carol')).toContainText('/users/u-carol');
+    await expect(users.row('u-carol').getByRole('img', { name: 'Is an administrator' })).toHaveCount(0);
+
+    // The new user signs in and works inside its home, without delete or rename.
+    writeFileSync(path.join(server.root, 'users', 'u-carol', 'note.txt'), 'hello');
+    await new Shell(page).logout();
+    const login = new LoginPage(page);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(login.username()).toBeVisible();
+    await login.signIn('u-carol', 'carol-password-2024');
+    const files = new Files(page);
+    await expect(files.item('note.txt')).toBeVisible({ timeout: 30_000 });
+    await files.item('note.txt').click();
+    await expect(files.toolbar().getByRole('button', { name: 'Copy' })).toBeVisible();
+    await expect(files.toolbar().getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await expect(files.toolbar().getByRole('button', { name: 'Rename' })).toHaveCount(0);
+    await expect(new Shell(page).sidebar().getByRole('link', { name: 'Settings' })).toHaveCount(0);
+    await page.goto('settings/users');
+    await expect(page).toHaveURL(/\/403$/);
+  });
+
+  test('edits permissions; the administrator box grants and locks them all', async ({ page, server }) => {
+    const id = await createUser(server.url, { username: 'u-dave', password: 'dave-password-2024', perm: { delete: false } });
+    const users = new Users(page);
+    await users.gotoList();
+    await users.edit('u-dave');
+    await expect(users.perm('Delete files and folders')).not.toBeChecked();
+    await users.perm('Create files and folders').uncheck();
+    await users.lockPassword().check();
+    await users.confirmAndSave();
+    await expect(users.toasts()).toContainText('User updated.');
+    await expect.poll(async () => (await getUser(server.url, id)).perm).toMatchObject({ create: false, delete: false, download: true });
+    expect((await getUser(server.url, id)).lockPassword).toBe(true);
+
+    await users.perm('Administrator').check();
+    await expect(users.perm('Delete files and folders')).toBeChecked();
+    await expect(users.perm('Delete files and folders')).toBeDisabled();
+    await expect(users.lockPassword()).toBeDisabled();
+    await expect(users.lockPassword()).not.toBeChecked();
+    await users.confirmAndSave();
+    await expect(users.toasts()).toContainText('User updated.');
+    await expect.poll(async () => (await getUser(server.url, id)).perm.admin).toBe(true);
+    const saved = await getUser(server.url, id);
+    expect(saved.lockPassword).toBe(false);
+    expect(Object.values(saved.perm).every(Boolean)).toBe(true);
+    await users.gotoList();
+    await expect(users.row('u-dave').getByRole('img', { name: 'Is an administrator' })).toBeVisible();
+    await deleteUser(server.url, id); // the worker's server keeps a single admin
+  });
+
+  test('shows what is wrong next to each field', async ({ page, server }) => {
+    const users = new Users(page);
+    await users.gotoNew();
+    await users.save().click();
+    await users.expectFieldError(users.username(), /Enter a username\./);
+    await users.expectFieldError(users.password(), /Enter a password\./);
+    await users.expectFieldError(users.current(), /Enter your password to confirm\./);
+    await expect(users.username()).toBeFocused();
+
+    // The settings' minimum length (12 bytes by default) is checked before sending.
+    await users.username().fill('admin');
+    await users.password().fill('short');
+    await users.expectFieldError(users.password(), /at least 12 characters/);
+    await users.password().fill('long-enough-password-1');
+    await expect(users.password()).not.toHaveAttribute('aria-invalid', 'true');
+
+    // The server's answers: a wrong own password, then a taken name (409).
+    await users.confirmAndSave('not-my-password-at-all');
+    await users.expectFieldError(users.current(), /Your password is wrong\./);
+    await users.confirmAndSave();
+    await users.expectFieldError(users.username(), /This username is already taken\./);
+    await expect(users.username()).toBeFocused();
+    await shot(page, 'user-form-errors');
+
+    // A scope above the server root.
+    await users.username().fill('u-escape');
+    await users.scope().fill('/../../etc');
+    await users.confirmAndSave();
+    await users.expectFieldError(users.scope(), /inside the server's folder/);
+    expect(existsSync(path.join(server.root, '..', '..', 'etc', 'u-escape'))).toBe(false);
+  });
+
+  test('deletes a user after confirmation with the admin password', async ({ page, server }) => {
+    await createUser(server.url, { username: 'u-erin', password: 'erin-password-2024' });
+    const users = new Users(page);
+    await users.gotoList();
+    await users.edit('u-erin');
+    await users.deleteButton().click();
+    const dialog = page.getByRole('dialog', { name: 'Delete user' });
+    await expect(dialog).toContainText('Delete the user “u-erin”?');
+    await shot(page, 'user-delete');
+    await dialog.getByLabel('Your password').fill('wrong-password-here');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog.getByLabel('Your password')).toHaveAccessibleDescription(/Your password is wrong\./);
+    await dialog.getByLabel('Your password').fill(ADMIN.password);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(users.toasts()).toContainText('User deleted.');
+    await expect(page).toHaveURL(/\/settings\/users$/);
+    await expect(users.row('u-erin')).toHaveCount(0);
+    await expect(users.row('admin')).toBeVisible();
+  });
+
+  test('list and form have no serious accessibility problems; screenshots', async ({ page, server }) => {
+    mkdirSync(path.join(server.root, 'shots'), { recursive: true });
+    await createUser(server.url, { username: 'u-frank', password: 'frank-password-2024' }).catch(() => undefined);
+    const users = new Users(page);
+    await users.gotoList();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'users');
+    await users.edit('u-frank');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByPlaceholder('/private').fill('/private');
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'user-form');
+  });
+
+  test.describe('dark', () => {
+    test.use({ colorScheme: 'dark' });
+    test('dark screenshots', async ({ page, server }) => {
+      await createUser(server.url, { username: 'u-gina', password: 'gina-password-2024' }).catch(() => undefined);
+      const users = new Users(page);
+      await users.gotoList();
+      await shot(page, 'users-dark');
+      await users.edit('u-gina');
+      await shot(page, 'user-form-dark');
+    });
+  });
+
+  test.describe('on a phone', () => {
+    test.use(PHONE);
+    test('phone screenshots, light and dark', async ({ page, server }) => {
+      await createUser(server.url, { username: 'u-hana', password: 'hana-password-2024' }).catch(() => undefined);
+      const users = new Users(page);
+      await users.gotoList();
+      await shot(page, 'users');
+      await users.newButton().click();
+      await users.save().click();
+      await users.expectFieldError(users.username(), /Enter a username\./);
+      await shot(page, 'user-form');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await users.gotoList();
+      await shot(page, 'users-dark');
+      await users.edit('u-hana');
+      await shot(page, 'user-form-dark');
+    });
+  });
+});

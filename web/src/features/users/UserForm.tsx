@@ -1,0 +1,281 @@
+/**
+ * The user form (spec §2 "Users list and user form", §4 "Admin save", §8): create a user or edit
+ * one, delete it. The admin's own password confirms every change when the server uses json
+ * authentication (api.md §3, S35). Refusals show next to their field; the rest as toasts.
+ */
+import type { User } from '@coffer/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { renewSession } from '../../api/auth';
+import { isApiError } from '../../api/errors';
+import { queryKeys } from '../../api/queryKeys';
+import { createUser, getUser, replaceUser } from '../../api/users';
+import { Checkbox } from '../../components/Checkbox';
+import { Field } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { config } from '../../config';
+import { LANGUAGES } from '../../i18n/languages';
+import { useSession } from '../../stores/session';
+import { toast } from '../../stores/toasts';
+import { CommandsField } from '../settings/CommandsField';
+import { PermissionsField } from '../settings/PermissionsField';
+import { RulesEditor } from '../settings/RulesEditor';
+import { confirmDeleteUser } from './DeleteUserPrompt';
+import { NEEDS_CURRENT_PASSWORD, useProblemText } from './problemText';
+import {
+  draftFromUser,
+  draftProblems,
+  homeFolder,
+  newDraft,
+  problemFromError,
+  userData,
+  type FieldName,
+  type UserDraft,
+  type UserProblem,
+  type UserSettings,
+} from './userForm';
+import './users.css';
+
+/** An existing user (settings may be unreadable), or a new one built from the settings. */
+export type UserFormProps = { user: User; settings: UserSettings | null } | { user: null; settings: UserSettings };
+
+export function UserForm({ user, settings }: UserFormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const me = useSession((s) => s.user);
+  const problemText = useProblemText();
+  const isNew = user === null;
+  const [draft, setDraft] = useState<UserDraft>(() => (user ? draftFromUser(user) : newDraft(settings)));
+  const [current, setCurrent] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const [refusal, setRefusal] = useState<UserProblem | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const minLength = settings?.minimumPasswordLength ?? null;
+  const local = attempted
+    ? draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null })
+    : [];
+  const problems = refusal ? [refusal, ...local.filter((p) => p.field !== refusal.field)] : local;
+  const errorOf = (field: FieldName) => {
+    const p = problems.find((x) => x.field === field);
+    return p ? problemText(p) : null;
+  };
+  const rulesProblem = problems.find((p) => p.field === 'rules');
+
+  function edit(change: Partial<UserDraft>) {
+    setDraft((d) => ({ ...d, ...change }));
+    setRefusal(null);
+  }
+
+  function focusFirstProblem(form: HTMLFormElement) {
+    requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  }
+
+  async function handleSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (saving) return;
+    const form = e.currentTarget;
+    setAttempted(true);
+    setRefusal(null);
+    const found = draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null });
+    if (found.length > 0) {
+      focusFirstProblem(form);
+      return;
+    }
+    setSaving(true);
+    try {
+      const data = userData(draft, user, settings);
+      if (user) {
+        await replaceUser({ ...data, id: user.id }, current);
+        // §4: editing yourself also updates the stored current user.
+        if (me?.id === user.id) await renewSession();
+        await client.invalidateQueries({ queryKey: queryKeys.users() });
+        // What the server stored (a cleaned scope, for one), without the password typed.
+        const fresh = await client.ensureQueryData({ queryKey: queryKeys.user(user.id), queryFn: () => getUser(user.id) });
+        setDraft(draftFromUser(fresh));
+        setCurrent('');
+        setAttempted(false);
+        toast.success(t('users.updated'));
+      } else {
+        const location = await createUser(data, current);
+        await client.invalidateQueries({ queryKey: queryKeys.users() });
+        toast.success(t('users.created'));
+        // §4: a new user goes to the returned location, or the users list.
+        await navigate(location.startsWith('/settings/users') ? location : '/settings/users');
+      }
+    } catch (err) {
+      const problem = isApiError(err)
+        ? problemFromError(err.status, err.message)
+        : ({ field: null, key: null, message: String(err) } as const);
+      if (problem.field === null) toast.error(problemText(problem));
+      else {
+        setRefusal(problem);
+        focusFirstProblem(form);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function handleDelete() {
+    if (!user) return;
+    const deleted = await confirmDeleteUser(user);
+    if (!deleted) return;
+    client.removeQueries({ queryKey: queryKeys.user(user.id) });
+    await client.invalidateQueries({ queryKey: queryKeys.users() });
+    toast.success(t('users.deleted'));
+    await navigate('/settings/users');
+  }
+
+  const home = isNew && draft.createHome ? homeFolder(settings?.userHomeBasePath ?? '/users', draft.username) : null;
+  const knownLocale = draft.locale === '' || LANGUAGES.some((l) => l.code === draft.locale);
+
+  return (
+    <form className="card user-form" onSubmit={(e) => void handleSubmit(e)} noValidate>
+      <h1 className="card__title" dir="auto">
+        {user ? t('users.editTitle', { name: user.username }) : t('users.newTitle')}
+      </h1>
+      <Field label={t('users.username')} error={errorOf('username')}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            name="username"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            dir="auto"
+            value={draft.username}
+            onChange={(e) => edit({ username: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field
+        label={t('users.password')}
+        error={errorOf('password')}
+        hint={minLength !== null ? t('users.passwordHint', { min: minLength }) : undefined}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            placeholder={isNew ? undefined : t('users.passwordUnchanged')}
+            value={draft.password}
+            onChange={(e) => edit({ password: e.target.value })}
+          />
+        )}
+      </Field>
+      {isNew ? (
+        <Checkbox
+          name="createHome"
+          label={t('users.createHome')}
+          hint={home ? t('users.homeHint', { path: home }) : undefined}
+          checked={draft.createHome}
+          // §2: when on, the scope field is disabled and emptied.
+          onChange={(on) => edit({ createHome: on, scope: on ? '' : (settings?.defaults.scope ?? '') })}
+        />
+      ) : null}
+      <Field label={t('users.scope')} error={errorOf('scope')} hint={t('users.scopeHint')}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            name="scope"
+            autoComplete="off"
+            spellCheck={false}
+            dir="ltr"
+            disabled={isNew && draft.createHome}
+            value={draft.scope}
+            onChange={(e) => edit({ scope: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t('settings.language')}>
+        {(control) => (
+          <select
+            {...control}
+            className="input"
+            name="locale"
+            value={draft.locale}
+            onChange={(e) => edit({ locale: e.target.value })}
+          >
+            <option value="">{t('users.languageDefault')}</option>
+            {knownLocale ? null : <option value={draft.locale}>{draft.locale}</option>}
+            {LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code} lang={l.code}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Checkbox
+        name="lockPassword"
+        label={t('users.lockPassword')}
+        hint={t('users.lockPasswordHint')}
+        checked={draft.lockPassword && !draft.perm.admin}
+        disabled={draft.perm.admin}
+        onChange={(on) => edit({ lockPassword: on })}
+      />
+      <PermissionsField
+        value={draft.perm}
+        // §4: an admin's password is never locked.
+        onChange={(perm) => edit({ perm, lockPassword: perm.admin ? false : draft.lockPassword })}
+      />
+      {config.EnableExec ? (
+        <CommandsField value={draft.commands} onChange={(commands) => edit({ commands })} />
+      ) : null}
+      <RulesEditor
+        legend={t('users.rules')}
+        hint={t('users.rulesHint')}
+        rules={draft.rules}
+        onChange={(rules) => edit({ rules })}
+        showErrors={attempted}
+        serverError={
+          rulesProblem?.key === 'rules' && rulesProblem.message
+            ? { index: rulesProblem.index, message: rulesProblem.message }
+            : null
+        }
+      />
+      {NEEDS_CURRENT_PASSWORD ? (
+        <Field label={t('users.currentPassword')} hint={t('users.currentPasswordHint')} error={errorOf('current')}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="password"
+              name="current-password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => {
+                setCurrent(e.target.value);
+                if (refusal?.field === 'current') setRefusal(null);
+              }}
+            />
+          )}
+        </Field>
+      ) : null}
+      <div className="user-form__actions">
+        {user ? (
+          <button type="button" className="button button--danger" onClick={() => void handleDelete()}>
+            <Icon name="trash" size={18} />
+            {t('users.delete')}
+          </button>
+        ) : null}
+        <span className="user-form__spacer" />
+        <Link to="/settings/users" className="button">
+          {t('users.cancel')}
+        </Link>
+        <button type="submit" className="button button--primary" disabled={saving}>
+          {t('users.save')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+/** The users list (spec §2 "Users list and user form"): username, admin tick, scope, edit; New. */
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { queryKeys } from '../../api/queryKeys';
+import { listUsers } from '../../api/users';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { errorCodeOf } from '../errors/errorKind';
+import { ErrorScreen } from '../errors/ErrorScreen';
+import './users.css';
+
+export function UsersList() {
+  const { t } = useTranslation();
+  const users = useQuery({ queryKey: queryKeys.users(), queryFn: ({ signal }) => listUsers(signal) });
+  if (users.isError) return <ErrorScreen code={errorCodeOf(users.error)} />;
+
+  return (
+    <section className="card card--wide" aria-labelledby="users-title">
+      <div className="card__head">
+        <h1 id="users-title" className="card__title">
+          {t('settings.users')}
+        </h1>
+        <Link to="/settings/users/new" className="button button--primary">
+          <Icon name="plus" size={18} />
+          {t('users.new')}
+        </Link>
+      </div>
+      {users.isPending ? <Spinner label={t('common.loading')} /> : null}
+      {users.data ? (
+        <table className="users">
+          <thead>
+            <tr>
+              <th scope="col">{t('users.username')}</th>
+              <th scope="col" className="users__admin">
+                {t('users.admin')}
+              </th>
+              <th scope="col">{t('users.scope')}</th>
+              <th scope="col" className="users__edit">
+                <span className="visually-hidden">{t('users.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.map((user) => (
+              <tr key={user.id}>
+                <td className="users__name" dir="auto">
+                  {user.username}
+                </td>
+                <td className="users__admin">
+                  {user.perm.admin ? (
+                    <Icon name="check" size={20} label={t('users.isAdmin')} />
+                  ) : (
+                    <span className="visually-hidden">{t('users.notAdmin')}</span>
+                  )}
+                </td>
+                <td className="users__scope" dir="ltr">
+                  {user.scope}
+                </td>
+                <td className="users__edit">
+                  <Link
+                    to={`/settings/users/${user.id}`}
+                    className="icon-button icon-button--small"
+                    aria-label={t('users.edit', { name: user.username })}
+                    title={t('users.edit', { name: user.username })}
+                  >
+                    <Icon name="rename" size={18} />
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+import { UsersList } from '../../features/users/UsersList';
+
+/** /settings/users */
+export default function UsersPage() {
+  return <UsersList />;
+}
