@@ -3,11 +3,7 @@ import { ADMIN } from '../support/server';
 
 /** User management: the users table and the user form (spec §2 "Users list and user form"). */
 export class Users {
-  /** `base`: the server's URL with a trailing slash when it is not the test's own server. */
-  constructor(
-    readonly page: Page,
-    readonly base = '',
-  ) {}
+  constructor(readonly page: Page) {}
 
   table = () => this.page.getByRole('table');
   row = (username: string) =>
@@ -29,13 +25,13 @@ export class Users {
   toasts = () => this.page.getByRole('region', { name: 'Notifications' });
 
   async gotoList() {
-    await this.page.goto(`${this.base}settings/users`);
+    await this.page.goto('settings/users');
     await expect(this.page.getByRole('heading', { level: 1, name: 'User management' })).toBeVisible();
     await expect(this.table()).toBeVisible();
   }
 
   async gotoNew() {
-    await this.page.goto(`${this.base}settings/users/new`);
+    await this.page.goto('settings/users/new');
     await expect(this.page.getByRole('heading', { level: 1, name: 'New user' })).toBeVisible();
   }
 

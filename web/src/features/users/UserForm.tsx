@@ -5,7 +5,7 @@
  */
 import type { User } from '@coffer/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { renewSession } from '../../api/auth';
@@ -53,6 +53,13 @@ export function UserForm({ user, settings }: UserFormProps) {
   const [attempted, setAttempted] = useState(false);
   const [refusal, setRefusal] = useState<UserProblem | null>(null);
   const [saving, setSaving] = useState(false);
+  // Bumped to move the focus to the first field in error once the errors are rendered.
+  const [focusRequest, setFocusRequest] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
 
   const minLength = settings?.minimumPasswordLength ?? null;
   const local = attempted
@@ -70,19 +77,14 @@ export function UserForm({ user, settings }: UserFormProps) {
     setRefusal(null);
   }
 
-  function focusFirstProblem(form: HTMLFormElement) {
-    requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-  }
-
   async function handleSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (saving) return;
-    const form = e.currentTarget;
     setAttempted(true);
     setRefusal(null);
     const found = draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null });
     if (found.length > 0) {
-      focusFirstProblem(form);
+      setFocusRequest((n) => n + 1);
       return;
     }
     setSaving(true);
@@ -113,7 +115,7 @@ export function UserForm({ user, settings }: UserFormProps) {
       if (problem.field === null) toast.error(problemText(problem));
       else {
         setRefusal(problem);
-        focusFirstProblem(form);
+        setFocusRequest((n) => n + 1);
       }
     } finally {
       setSaving(false);
@@ -134,7 +136,7 @@ export function UserForm({ user, settings }: UserFormProps) {
   const knownLocale = draft.locale === '' || LANGUAGES.some((l) => l.code === draft.locale);
 
   return (
-    <form className="card user-form" onSubmit={(e) => void handleSubmit(e)} noValidate>
+    <form ref={formRef} className="card user-form" onSubmit={(e) => void handleSubmit(e)} noValidate>
       <h1 className="card__title" dir="auto">
         {user ? t('users.editTitle', { name: user.username }) : t('users.newTitle')}
       </h1>
