@@ -146,6 +146,8 @@ export async function sharesOf(url: string, itemPath: string): Promise<ShareJson
   const res = await fetch(`${url}/api/share${itemPath}`, { headers: { 'X-Auth': token } });
   if (!res.ok) throw new Error(`shares of ${itemPath}: ${res.status}`);
   return (await res.json()) as ShareJson[];
+}
+
 /** GET as the admin (or as `as`), parsed JSON. */
 export async function apiGet<T = Json>(
   url: string,
@@ -156,6 +158,8 @@ export async function apiGet<T = Json>(
   const res = await fetch(`${url}/api${path}`, { headers: { 'X-Auth': token } });
   if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
   return (await res.json()) as T;
+}
+
 /** DELETE /api/users/{id} as the admin (clean-up after a test). */
 export async function deleteUser(url: string, id: number): Promise<void> {
   const token = await apiLogin(url);
