@@ -56,7 +56,7 @@ function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
   }
 
   function handleItemClick(index: number, e: MouseEvent | KeyboardEvent) {
-    setSelection((s) => clickItem(s, index, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey, multiple }));
+    setSelection((s) => clickItem(s, index, { toggle: e.ctrlKey || e.metaKey || multiple, range: e.shiftKey }));
   }
 
   async function downloadSelection() {
@@ -87,7 +87,7 @@ function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
         setMultiple(false);
       } else if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'a') {
         e.preventDefault();
-        setSelection(selectAll(Math.min(shown, items.length)));
+        setSelection((s) => selectAll(s, Math.min(shown, items.length)));
       }
     }
     window.addEventListener('keydown', handleKeyDown);
