@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// File browser with 100,000 files, in Debian's Chromium against the built server: how long from a
+// navigation until the first rows of the folder are painted, and how many rows the DOM holds.
+//
+//   node bench/files-ui/run.mjs [--runs 5] [--files 100000]   (after `npm run build`)
+//
+// Two navigations, `--runs` times each (median, min, max):
+//   open  — in the app: double click on the folder in its parent's listing (assets cached, the
+//           usual way in), until the first row of the new listing is painted;
+//   load  — page.goto of /files/big/ in a fresh browser context (cold cache, session restored from
+//           local storage), from navigation start until the first row is painted.
+// "Painted" = the first option of the listing is in the DOM, then one animation frame later.
+// Then the rows in the DOM after scrolling to the middle and to the bottom (virtualized listing).
+// Goal (issue "File browser UI"): the first rows within 1.5 s (median); exits 1 when over.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ADMIN, fmt, median, request, startCoffer } from '../download/common.mjs';
+
+const argOf = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const RUNS = Number(argOf('runs', '5'));
+const FILES = Number(argOf('files', '100000'));
+const GOAL_MS = 1500;
+const FOLDER = 'big';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-files-ui-'));
+const root = path.join(dir, 'root');
+mkdirSync(path.join(root, FOLDER), { recursive: true });
+const t0 = performance.now();
+for (let i = 0; i < FILES; i++) writeFileSync(path.join(root, FOLDER, `file-${String(i).padStart(6, '0')}.txt`), '');
+console.log(`${FILES} empty files in ${fmt((performance.now() - t0) / 1000)} s`);
+
+// Marks the first painted row: an option of a listing with aria-setsize = FILES, one frame after
+// it appears. Also when the dblclick that starts an in-app navigation happened.
+const PROBE = (files) => {
+  window.__firstRow = 0;
+  window.__navStart = 0;
+  document.addEventListener('dblclick', () => (window.__navStart = performance.now()), true);
+  const seen = () => document.querySelector(`[role="option"][aria-setsize="${files}"]`);
+  new MutationObserver((_, observer) => {
+    if (window.__firstRow || !seen()) return;
+    requestAnimationFrame(() => (window.__firstRow = performance.now()));
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+};
+
+const coffer = await startCoffer(dir, root, ['--log', '']);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const url = `http://127.0.0.1:${coffer.port}`;
+let failed = false;
+try {
+  // List view, names A→Z; a fresh token carries the view mode (api.md: the token holds the user).
+  const put = await request(
+    coffer.port,
+    'PUT',
+    '/api/users/1',
+    JSON.stringify({
+      what: 'user',
+      which: ['viewMode', 'sorting'],
+      data: { id: 1, viewMode: 'list', sorting: { by: 'name', asc: true } },
+    }),
+    { 'X-Auth': coffer.token },
+  );
+  if (put.status !== 200) throw new Error(`PUT user: ${put.status}`);
+  const login = await request(coffer.port, 'POST', '/api/login', JSON.stringify({ ...ADMIN, recaptcha: '' }));
+  const token = login.body.toString();
+
+  async function context() {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addInitScript((jwt) => localStorage.setItem('jwt', jwt), token);
+    await ctx.addInitScript(PROBE, FILES);
+    return ctx;
+  }
+  const firstRow = (page) =>
+    page.waitForFunction(() => window.__firstRow > 0, null, { timeout: 60_000, polling: 50 });
+
+  // open: double click in the parent listing (the app and its chunks already loaded).
+  const open = [];
+  {
+    const ctx = await context();
+    const page = await ctx.newPage();
+    for (let i = 0; i < RUNS + 1; i++) {
+      await page.goto(`${url}/files/`);
+      const item = page.getByRole('option', { name: FOLDER, exact: true });
+      await item.waitFor();
+      await page.evaluate(() => (window.__firstRow = 0));
+      await item.dblclick();
+      await firstRow(page);
+      const ms = await page.evaluate(() => window.__firstRow - window.__navStart);
+      if (i > 0) open.push(ms); // the first run loads the listing's code: a warm-up
+    }
+    await ctx.close();
+  }
+
+  // load: a cold page load of the folder.
+  const load = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ctx = await context();
+    const page = await ctx.newPage();
+    await page.goto(`${url}/files/${FOLDER}/`);
+    await firstRow(page);
+    load.push(await page.evaluate(() => window.__firstRow));
+    await ctx.close();
+  }
+
+  // Rows in the DOM: at the top, after scrolling to the middle, and at the bottom.
+  const ctx = await context();
+  const page = await ctx.newPage();
+  await page.goto(`${url}/files/${FOLDER}/`);
+  await firstRow(page);
+  const rows = async () => page.locator('[role="option"]').count();
+  const top = await rows();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+  await page.waitForTimeout(300);
+  const middle = await rows();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const lastName = `file-${String(FILES - 1).padStart(6, '0')}.txt`;
+  await page.getByRole('option', { name: lastName, exact: true }).waitFor({ timeout: 30_000 });
+  const bottom = await rows();
+  const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  await ctx.close();
+
+  const line = (name, xs) =>
+    console.log(
+      `${name}: median ${fmt(median(xs), 0)} ms (min ${fmt(Math.min(...xs), 0)}, max ${fmt(Math.max(...xs), 0)}) over ${xs.length} runs — ${xs.map((x) => fmt(x, 0)).join(', ')}`,
+    );
+  console.log(
+    `\n${FILES.toLocaleString('en-US')} files, ${cpus().length} cores, load average ${loadavg()
+      .map((l) => fmt(l))
+      .join(' ')}`,
+  );
+  line('open (double click in the parent → first row painted)', open);
+  line('load (cold page load of /files/big/ → first row painted)', load);
+  console.log(`rows in the DOM: top ${top}, middle ${middle}, bottom ${bottom}; elements in the document: ${nodes}`);
+  const over = median(open) > GOAL_MS || median(load) > GOAL_MS;
+  console.log(over ? `over the goal of ${GOAL_MS} ms` : `goal met (≤ ${GOAL_MS} ms)`);
+  failed = over;
+} finally {
+  await browser.close();
+  await coffer.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

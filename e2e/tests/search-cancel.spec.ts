@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, Request } from '@playwright/test';
+import { updateUser } from '../support/api';
+import { expect, test } from '../support/fixtures';
+import { Files } from '../pages/Files';
+import { LoginPage } from '../pages/LoginPage';
+
+/** 3,000 matches: about 120 KB of results, which the throttled connection below takes ~30 s to deliver. */
+function seedMatches(root: string) {
+  const base = path.join(root, 'search-cancel');
+  mkdirSync(base, { recursive: true });
+  for (let i = 0; i < 3000; i++) writeFileSync(path.join(base, `needle-${String(i).padStart(4, '0')}.txt`), '');
+}
+
+/**
+ * Slows the page's downloads to 4 KB/s (Chromium's network emulation): the real server answers at
+ * once, but the search response reaches the page slowly enough to still be running when the
+ * overlay goes away.
+ */
+async function throttle(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: 4000,
+    uploadThroughput: -1,
+  });
+}
+
+const isSearch = (r: Request) => new URL(r.url()).pathname.startsWith('/api/search/');
+
+test.describe('the search overlay', () => {
+  test.beforeEach(async ({ page, server }) => {
+    seedMatches(server.root);
+    await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn();
+    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+    await new Files(page).goto('search-cancel/');
+    await throttle(page);
+  });
+
+  async function startSearch(page: Page) {
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    await dialog.getByRole('searchbox').fill('needle');
+    const started = page.waitForRequest(isSearch);
+    await dialog.getByRole('searchbox').press('Enter');
+    const request = await started;
+    // Results are arriving, and the search is still running.
+    await expect(dialog.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.getByRole('status').filter({ hasText: 'Searching…' })).toBeAttached();
+    return { dialog, request };
+  }
+
+  test('cancels the running search when closed with Escape', async ({ page }) => {
+    const { dialog, request } = await startSearch(page);
+    const failed = page.waitForEvent('requestfailed', (r) => r === request);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    expect((await failed).failure()?.errorText).toMatch(/ERR_ABORTED|cancel/i);
+  });
+
+  test('cancels the running search when left through a result', async ({ page }) => {
+    const { dialog, request } = await startSearch(page);
+    const failed = page.waitForEvent('requestfailed', (r) => r === request);
+    await dialog.getByRole('link').first().click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/files\/search-cancel\/needle-\d{4}\.txt$/);
+    expect((await failed).failure()?.errorText).toMatch(/ERR_ABORTED|cancel/i);
+  });
+
+  test('cancels the running search when a new one starts', async ({ page }) => {
+    const { dialog, request } = await startSearch(page);
+    const failed = page.waitForEvent('requestfailed', (r) => r === request);
+    const next = page.waitForRequest((r) => isSearch(r) && r !== request);
+    await dialog.getByRole('searchbox').fill('needle-0001');
+    await dialog.getByRole('searchbox').press('Enter');
+    expect((await failed).failure()?.errorText).toMatch(/ERR_ABORTED|cancel/i);
+    await next;
+    await expect(dialog.getByRole('link', { name: 'needle-0001.txt' })).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+  });
+});
