@@ -39,7 +39,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '@coffer/server'], message: 'web/ never imports server/' }] }],
     },
   },
-  { files: ['e2e/**/*.{ts,mjs}', 'bench/client/**/*.{ts,mjs}'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  { files: ['e2e/**/*.{ts,mjs}', 'bench/client/**/*.{ts,mjs}', 'bench/files-ui/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -2,7 +2,8 @@
 // File browser with 100,000 files, in Debian's Chromium against the built server: how long from a
 // navigation until the first rows of the folder are painted, and how many rows the DOM holds.
 //
-//   node bench/files-ui/run.mjs [--runs 5] [--files 100000]   (after `npm run build`)
+//   node bench/files-ui/run.mjs [--runs 5] [--count 100000]   (after `npm run build`)
+//   npm run bench -- files-ui --count 2000 --runs 2              (a quick check that it works)
 //
 // Two navigations, `--runs` times each (median, min, max):
 //   open  — in the app: double click on the folder in its parent's listing (assets cached, the
@@ -18,12 +19,18 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ADMIN, fmt, median, request, startCoffer } from '../download/common.mjs';
 
+// `--name value` or `--name=value`.
 const argOf = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : dflt;
+  if (i > 0) return process.argv[i + 1];
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 };
 const RUNS = Number(argOf('runs', '5'));
-const FILES = Number(argOf('files', '100000'));
+const FILES = Number(argOf('count', argOf('files', '100000')));
+if (!(Number.isInteger(RUNS) && RUNS > 0 && Number.isInteger(FILES) && FILES > 0)) {
+  console.error('usage: node bench/files-ui/run.mjs [--runs 5] [--count 100000]');
+  process.exit(2);
+}
 const GOAL_MS = 1500;
 const FOLDER = 'big';
 
@@ -31,7 +38,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-files-ui-'));
 const root = path.join(dir, 'root');
 mkdirSync(path.join(root, FOLDER), { recursive: true });
 const t0 = performance.now();
-for (let i = 0; i < FILES; i++) writeFileSync(path.join(root, FOLDER, `file-${String(i).padStart(6, '0')}.txt`), '');
+for (let i = 0; i < FILES; i++)
+  writeFileSync(path.join(root, FOLDER, `file-${String(i).padStart(6, '0')}.txt`), '');
 console.log(`${FILES} empty files in ${fmt((performance.now() - t0) / 1000)} s`);
 
 // Marks the first painted row: an option of a listing with aria-setsize = FILES, one frame after
@@ -147,7 +155,9 @@ try {
   );
   line('open (double click in the parent → first row painted)', open);
   line('load (cold page load of /files/big/ → first row painted)', load);
-  console.log(`rows in the DOM: top ${top}, middle ${middle}, bottom ${bottom}; elements in the document: ${nodes}`);
+  console.log(
+    `rows in the DOM: top ${top}, middle ${middle}, bottom ${bottom}; elements in the document: ${nodes}`,
+  );
   const over = median(open) > GOAL_MS || median(load) > GOAL_MS;
   console.log(over ? `over the goal of ${GOAL_MS} ms` : `goal met (≤ ${GOAL_MS} ms)`);
   failed = over;

@@ -10,7 +10,8 @@ import { LoginPage } from '../pages/LoginPage';
 function seedMatches(root: string) {
   const base = path.join(root, 'search-cancel');
   mkdirSync(base, { recursive: true });
-  for (let i = 0; i < 3000; i++) writeFileSync(path.join(base, `needle-${String(i).padStart(4, '0')}.txt`), '');
+  for (let i = 0; i < 3000; i++)
+    writeFileSync(path.join(base, `needle-${String(i).padStart(4, '0')}.txt`), '');
 }
 
 /**
