@@ -27,7 +27,10 @@ export class Files {
   }
 
   async names(): Promise<string[]> {
-    return this.items().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    // An item is named by its name element (aria-labelledby).
+    return this.items().evaluateAll((els) =>
+      els.map((e) => document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent ?? ''),
+    );
   }
 
   async expectSelected(names: string[]) {

@@ -4,14 +4,22 @@
  * header to sort by name, size or last modified; lazy thumbnails for images.
  */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useCallback,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceItem } from '../../api/resources';
 import { Icon } from '../../components/Icon';
 import { config } from '../../config';
-import { useFormat } from '../../i18n/useFormat';
 import type { SortField, Sorting } from '../../lib/sorting';
 import { thumbUrl } from './api';
+import { ItemDetails } from './ItemDetails';
 
 export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
 
@@ -146,10 +154,7 @@ interface ItemProps extends ListingProps {
 
 function Item(props: ItemProps) {
   const { item, index, setSize, isSelected, multiple, view, absoluteDates, onItemClick, onOpen } = props;
-  const { t } = useTranslation();
-  const format = useFormat();
-  const date = new Date(item.modified);
-  const validDate = !Number.isNaN(date.getTime());
+  const ids = useId();
   const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir;
 
   function handleKeyDown(e: KeyboardEvent) {
@@ -164,7 +169,8 @@ function Item(props: ItemProps) {
     <div
       role="option"
       aria-selected={isSelected}
-      aria-label={item.name}
+      aria-labelledby={`${ids}-name`}
+      aria-describedby={`${ids}-details`}
       aria-posinset={index + 1}
       aria-setsize={setSize}
       tabIndex={0}
@@ -186,19 +192,10 @@ function Item(props: ItemProps) {
           </span>
         ) : null}
       </span>
-      <span className="item__name" dir="auto">
+      <span id={`${ids}-name`} className="item__name" dir="auto">
         {item.name}
       </span>
-      <span className="item__size">
-        {item.isDir ? <span className="visually-hidden">{t('files.folder')}</span> : format.size(item.size)}
-      </span>
-      <span className="item__modified">
-        {validDate ? (
-          <time dateTime={item.modified} title={format.dateTime(date)}>
-            {absoluteDates ? format.dateTime(date) : format.relative(date)}
-          </time>
-        ) : null}
-      </span>
+      <ItemDetails item={item} id={`${ids}-details`} absoluteDates={absoluteDates} />
     </div>
   );
 }

@@ -2,11 +2,12 @@
  * A shared folder's items, read-only (spec §2 "Public share page"): 100 at first, a "+N" tile
  * adds 100 more (§9). Click selects, Ctrl/Cmd or Shift add, double click or Enter opens.
  */
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useId, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceItem } from '../../api/resources';
 import { Icon } from '../../components/Icon';
 import { useFormat } from '../../i18n/useFormat';
+import { ItemDetails } from '../files/ItemDetails';
 
 export interface PublicListingProps {
   items: readonly ResourceItem[];
@@ -20,19 +21,20 @@ export interface PublicListingProps {
 export function PublicListing({ items, shown, selected, onItemClick, onOpen, onMore }: PublicListingProps) {
   const { t } = useTranslation();
   const format = useFormat();
+  const ids = useId();
   const hidden = Math.max(0, items.length - shown);
   return (
     <div className="public-list">
       <div role="listbox" aria-multiselectable="true" aria-label={t('files.items')}>
         {items.slice(0, shown).map((item, index) => {
-          const date = new Date(item.modified);
           const isSelected = selected.has(index);
           return (
             <div
               key={item.path}
               role="option"
               aria-selected={isSelected}
-              aria-label={item.name}
+              aria-labelledby={`${ids}-${index}-name`}
+              aria-describedby={`${ids}-${index}-details`}
               aria-posinset={index + 1}
               aria-setsize={items.length}
               tabIndex={0}
@@ -51,23 +53,10 @@ export function PublicListing({ items, shown, selected, onItemClick, onOpen, onM
               <span className="item__icon">
                 <Icon name={item.isDir ? 'folder' : 'file'} size={24} />
               </span>
-              <span className="item__name" dir="auto">
+              <span id={`${ids}-${index}-name`} className="item__name" dir="auto">
                 {item.name}
               </span>
-              <span className="item__size">
-                {item.isDir ? (
-                  <span className="visually-hidden">{t('files.folder')}</span>
-                ) : (
-                  format.size(item.size)
-                )}
-              </span>
-              <span className="item__modified">
-                {Number.isNaN(date.getTime()) ? null : (
-                  <time dateTime={item.modified} title={format.dateTime(date)}>
-                    {format.relative(date)}
-                  </time>
-                )}
-              </span>
+              <ItemDetails item={item} id={`${ids}-${index}-details`} />
             </div>
           );
         })}

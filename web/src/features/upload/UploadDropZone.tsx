@@ -48,6 +48,11 @@ export function UploadDropZone({ folder, enabled, children }: UploadDropZoneProp
           : null;
       return el && ref.current?.contains(el) ? el : null;
     }
+    /** A folder item's name: the text of the element that names the option. */
+    const nameOf = (item: HTMLElement | null) =>
+      item
+        ? (document.getElementById(item.getAttribute('aria-labelledby') ?? '')?.textContent ?? null)
+        : null;
     function reset() {
       depth = 0;
       mark(null);
@@ -67,7 +72,7 @@ export function UploadDropZone({ folder, enabled, children }: UploadDropZoneProp
       e.dataTransfer.dropEffect = 'copy';
       const item = folderItem(e);
       mark(item);
-      setTarget(item?.getAttribute('aria-label') ?? folderName);
+      setTarget(nameOf(item) ?? folderName);
     }
     function handleDragLeave() {
       if (depth === 0) return;
@@ -80,7 +85,7 @@ export function UploadDropZone({ folder, enabled, children }: UploadDropZoneProp
       const item = folderItem(e);
       reset();
       if (refused()) return;
-      const name = item?.getAttribute('aria-label');
+      const name = nameOf(item);
       const into = name ? `${folder}${name}/` : folder;
       void sourcesFromDrop(e.dataTransfer).then((sources) => uploadInto(into, sources, client));
     }

@@ -16,6 +16,7 @@ import {
   UPLOADS_LIMIT_MAX,
   UPLOADS_LIMIT_MIN,
 } from '../../lib/limits';
+import { folderOf } from '../../lib/paths';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { requestReselect } from '../files/reselect';
@@ -147,10 +148,17 @@ function sample(): void {
   useUploads.setState({ speed: speed.speed, remaining: remainingSeconds(total - sent, speed.speed) });
 }
 
+/** `folder` (ends in `/`) and its parent folder, when it has one. */
+function withParent(folder: string): string[] {
+  return folder === '/' ? [folder] : [folder, folderOf(folder.slice(0, -1))];
+}
+
 async function finish({ batches, failed, aborted }: Finished): Promise<void> {
   const cache = client;
   if (!cache) return;
-  const folders = [...new Set(batches.map((b) => b.folder))];
+  // Each target folder, and the folder that lists it: its size and date there changed too (a drop
+  // onto a folder item uploads into that folder while its parent is on screen).
+  const folders = [...new Set(batches.flatMap((b) => withParent(b.folder)))];
   void cache.invalidateQueries({ queryKey: ['usage'] });
   await Promise.all(folders.map((f) => cache.invalidateQueries({ queryKey: queryKeys.resource(f) })));
   if (aborted) return;
