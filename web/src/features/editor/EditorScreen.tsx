@@ -16,7 +16,7 @@ import { folderOf } from '../../lib/paths';
 import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
-import { FileToolbar, ToolbarButton } from '../preview/FileToolbar';
+import { FileScreenToolbar, ToolbarButton } from '../preview/FileScreenToolbar';
 import { useFileActions, type LeaveReason } from '../preview/useFileActions';
 import '../preview/preview.css';
 import { CodeEditor } from './CodeEditor';
@@ -159,7 +159,7 @@ export default function EditorScreen({ file, readOnly }: EditorScreenProps) {
 
   return (
     <div className="file-screen">
-      <FileToolbar actions={actions}>
+      <FileScreenToolbar actions={actions}>
         {readOnly ? (
           <span className="editor-status editor-status--readonly">{t('editor.readOnly')}</span>
         ) : (
@@ -177,7 +177,7 @@ export default function EditorScreen({ file, readOnly }: EditorScreenProps) {
             </span>
           </>
         )}
-      </FileToolbar>
+      </FileScreenToolbar>
       <div className="editor-stage">
         <CodeEditor
           key={file.path}

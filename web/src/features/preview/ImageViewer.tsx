@@ -7,11 +7,11 @@ import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/resources';
 import { config } from '../../config';
 import { useFormat } from '../../i18n/useFormat';
+import { isTypingTarget } from '../../lib/keyboard';
 import { usePrompts } from '../../stores/prompts';
 import { inlineUrl } from '../files/api';
 import { bigPreviewUrl } from './fileScreen';
-import { ToolbarButton } from './FileToolbar';
-import { isTypingTarget } from './keys';
+import { ToolbarButton } from './FileScreenToolbar';
 import { PreviewCard } from './PreviewCard';
 import { fitScale, nextZoom, type Size, type Zoom } from './zoom';
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/resources';
 import { Icon, type IconName } from '../../components/Icon';
 import { useFormat } from '../../i18n/useFormat';
-import { triggerDownload as startDownload } from '../../lib/download';
+import { triggerDownload } from '../../lib/download';
 import { MAX_TEXT_BYTES } from '../../lib/limits';
 import { useSession } from '../../stores/session';
 import { rawUrl } from '../files/api';
@@ -65,7 +65,7 @@ export function PreviewCard({ file, message }: { file: Resource; message?: strin
         <button
           type="button"
           className="button button--primary"
-          onClick={() => startDownload(rawUrl(file.path))}
+          onClick={() => triggerDownload(rawUrl(file.path))}
         >
           <Icon name="download" size={20} />
           {t('files.actions.download')}

@@ -6,10 +6,11 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/resources';
+import { isTypingTarget } from '../../lib/keyboard';
 import { usePrompts } from '../../stores/prompts';
-import { FileToolbar } from './FileToolbar';
+import { FileScreenToolbar } from './FileScreenToolbar';
 import { ImageViewer } from './ImageViewer';
-import { isMediaTarget, isScrollingTarget, isTypingTarget } from './keys';
+import { isMediaTarget, isScrollingTarget } from './keys';
 import { MediaViewer } from './MediaViewer';
 import { PdfViewer } from './PdfViewer';
 import { PreviewCard } from './PreviewCard';
@@ -51,9 +52,9 @@ export default function PreviewScreen({ file }: { file: Resource }) {
   }, [promptOpen]);
 
   const toolbar = (controls?: ReactNode) => (
-    <FileToolbar actions={actions} keyboard>
+    <FileScreenToolbar actions={actions} keyboard>
       {controls}
-    </FileToolbar>
+    </FileScreenToolbar>
   );
   const props = { file, toolbar };
   let viewer: ReactNode;

@@ -1,12 +1,4 @@
-/** Whether a key press belongs to what has focus rather than to the screen's shortcuts. */
-
-/** Text fields and editable content. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
-  );
-}
+/** Whether a key press belongs to what has focus rather than to the preview's shortcuts. */
 
 /** Native players use the arrow keys to seek and change the volume. */
 export function isMediaTarget(target: EventTarget | null): boolean {

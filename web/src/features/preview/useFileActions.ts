@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { queryKeys } from '../../api/queryKeys';
 import { getResource, type Resource, type ResourceItem } from '../../api/resources';
-import { triggerDownload as startDownload } from '../../lib/download';
+import { triggerDownload } from '../../lib/download';
 import { filesRoute, folderOf } from '../../lib/paths';
 import { useSession } from '../../stores/session';
 import { deleteResource, patchResource, rawUrl } from '../files/api';
@@ -103,7 +103,7 @@ export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason
     else void navigate(filesRoute(folder), { replace: true });
   }, [file.name, file.path, reloadFolder, beforeLeave, from, folder, navigate]);
 
-  const download = useCallback(() => startDownload(rawUrl(file.path)), [file.path]);
+  const download = useCallback(() => triggerDownload(rawUrl(file.path)), [file.path]);
   const canDownload = perm?.download ?? false;
   const info = useCallback(() => void showInfo([file], { canDownload }), [file, canDownload]);
   const share = useCallback(() => void openShare(file), [file]);

@@ -16,6 +16,7 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { triggerDownload } from '../../lib/download';
+import { isTypingTarget } from '../../lib/keyboard';
 import { SHARE_PAGE } from '../../lib/limits';
 import { folderOf } from '../../lib/paths';
 import { usePrompts } from '../../stores/prompts';
@@ -31,10 +32,6 @@ import { ShareBox } from './ShareBox';
 import { SharePassword } from './SharePassword';
 import { SharePreview } from './SharePreview';
 import './share.css';
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
-}
 
 /** One loaded file or folder of the share; mounted per path, so selection resets on navigation (§4). */
 function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
@@ -81,7 +78,7 @@ function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
   useEffect(() => {
     if (promptOpen || !data.isDir) return;
     function handleKeyDown(e: globalThis.KeyboardEvent) {
-      if (isTyping(e.target)) return;
+      if (isTypingTarget(e.target)) return;
       if (e.key === 'Escape') {
         setSelection(EMPTY_SELECTION);
         setMultiple(false);

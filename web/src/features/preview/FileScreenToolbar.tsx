@@ -34,7 +34,7 @@ export function ToolbarButton({ icon, label, onClick, disabled, shortcut, iconOn
   );
 }
 
-export interface FileToolbarProps {
+export interface FileScreenToolbarProps {
   actions: FileActions;
   /** Controls of the screen (zoom, save), placed after the navigation. */
   children?: ReactNode;
@@ -42,7 +42,7 @@ export interface FileToolbarProps {
   keyboard?: boolean;
 }
 
-export function FileToolbar({ actions, children, keyboard = false }: FileToolbarProps) {
+export function FileScreenToolbar({ actions, children, keyboard = false }: FileScreenToolbarProps) {
   const { t, i18n } = useTranslation();
   const { neighbours, can } = actions;
   // Previous sits at the start of the line: on the right in right-to-left languages.
