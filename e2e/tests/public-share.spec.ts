@@ -192,6 +192,27 @@ test.describe('the public share page', () => {
     await page.goto('share/not-a-real-hash');
     await expect(page.getByText("This page doesn't exist.")).toBeVisible({ timeout: 30_000 });
   });
+
+  test('Log in from a share brings the visitor back to the same place once signed in', async ({
+    page,
+    server,
+  }) => {
+    seedFolder(server.root, 'pub-back');
+    const { hash } = await createShare(server.url, '/pub-back/');
+    const share = new SharePage(page);
+    await share.goto(hash, '/sub/');
+    await share.expectHeading('sub');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Log in' }).click();
+    const login = new LoginPage(page);
+    await expect(login.username()).toBeVisible({ timeout: 20_000 });
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe(`/share/${hash}/sub/`);
+    await login.signIn();
+    await expect(page).toHaveURL(`${server.url}/share/${hash}/sub/`);
+    await share.expectHeading('sub');
+    await expect(share.item('deep.txt')).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'admin' })).toBeVisible();
+  });
 });
 
 test.describe('the public share page under a base URL', () => {

@@ -24,6 +24,12 @@ describe('loginLocation', () => {
   it('carries the target back', () => {
     expect(loginLocation('/files/a b/?q=1')).toBe('/login?redirect=%2Ffiles%2Fa%20b%2F%3Fq%3D1');
   });
+  it('opens sign-up mode with the way back', () => {
+    expect(loginLocation('/share/abc/sub/', true)).toBe(
+      '/login?mode=signup&redirect=%2Fshare%2Fabc%2Fsub%2F',
+    );
+    expect(loginLocation('/', true)).toBe('/login?mode=signup');
+  });
   it('needs no redirect for the root or the login page itself', () => {
     expect(loginLocation('/')).toBe('/login');
     expect(loginLocation('/login?redirect=/x')).toBe('/login');

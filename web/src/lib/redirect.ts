@@ -14,8 +14,13 @@ export function safeRedirect(raw: string | null | undefined): string {
   return raw;
 }
 
-/** The /login location that brings the user back to `target` (path + search + hash) afterwards. */
-export function loginLocation(target: string): string {
-  if (!target || target === '/' || target.startsWith('/login')) return '/login';
-  return `/login?redirect=${encodeURIComponent(target)}`;
+/**
+ * The /login location that brings the user back to `target` (path + search + hash) afterwards;
+ * `signup` opens the screen in sign-up mode.
+ */
+export function loginLocation(target: string, signup = false): string {
+  const params = signup ? ['mode=signup'] : [];
+  if (target && target !== '/' && !target.startsWith('/login'))
+    params.push(`redirect=${encodeURIComponent(target)}`);
+  return params.length ? `/login?${params.join('&')}` : '/login';
 }

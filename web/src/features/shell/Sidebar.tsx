@@ -4,9 +4,10 @@
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { canLogout, config } from '../../config';
+import { loginLocation } from '../../lib/redirect';
 import { useSession } from '../../stores/session';
 import { showHelp } from '../prompts/HelpPrompt';
 import { UsageBar } from './UsageBar';
@@ -23,6 +24,9 @@ export interface SidebarProps {
 export function Sidebar({ open, onClose, onLogout, usagePath }: SidebarProps) {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
+  // Signed out (a public share): Login and Signup come back here afterwards.
+  const location = useLocation();
+  const here = location.pathname + location.search + location.hash;
   const ref = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -87,14 +91,14 @@ export function Sidebar({ open, onClose, onLogout, usagePath }: SidebarProps) {
         ) : (
           <>
             <li>
-              <Link to="/login" className="nav-item" onClick={onClose}>
+              <Link to={loginLocation(here)} className="nav-item" onClick={onClose}>
                 <Icon name="login" />
                 <span className="nav-item__text">{t('nav.login')}</span>
               </Link>
             </li>
             {config.Signup ? (
               <li>
-                <Link to="/login?mode=signup" className="nav-item" onClick={onClose}>
+                <Link to={loginLocation(here, true)} className="nav-item" onClick={onClose}>
                   <Icon name="signup" />
                   <span className="nav-item__text">{t('nav.signup')}</span>
                 </Link>
