@@ -32,15 +32,20 @@ async function throttle(page: Page) {
 
 const isSearch = (r: Request) => new URL(r.url()).pathname.startsWith('/api/search/');
 
+/** Signed in, in the folder of 3,000 matches. */
+async function openMatches(page: Page, server: { url: string; root: string }) {
+  seedMatches(server.root);
+  await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn();
+  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+  await new Files(page).goto('search-cancel/');
+}
+
 test.describe('the search overlay', () => {
   test.beforeEach(async ({ page, server }) => {
-    seedMatches(server.root);
-    await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
-    await new Files(page).goto('search-cancel/');
+    await openMatches(page, server);
     await throttle(page);
   });
 
@@ -83,6 +88,43 @@ test.describe('the search overlay', () => {
     expect((await failed).failure()?.errorText).toMatch(/ERR_ABORTED|cancel/i);
     await next;
     await expect(dialog.getByRole('link', { name: 'needle-0001.txt' })).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+  });
+});
+
+test.describe('the search overlay with many results', () => {
+  test('shows all 1,000 streamed results, 50 more each time the list is scrolled to its end', async ({
+    page,
+    server,
+  }) => {
+    await openMatches(page, server);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    await dialog.getByRole('searchbox').fill('needle-1'); // needle-1000 to needle-1999
+    await dialog.getByRole('searchbox').press('Enter');
+    await expect(dialog.getByRole('status').filter({ hasText: 'Searching…' })).toHaveCount(0, {
+      timeout: 30_000,
+    });
+    const links = dialog.getByRole('link');
+    await expect(links).toHaveCount(50);
+    // Scrolled to the end again and again (in the page: one round trip, not twenty): 50 more each time.
+    const steps = await dialog.locator('.search__results').evaluate(async (el, all) => {
+      const count = () => el.querySelectorAll('a').length;
+      const seen = [count()];
+      while (count() < all) {
+        el.scrollTop = el.scrollHeight;
+        const until = performance.now() + 5000;
+        while (count() === seen.at(-1) && performance.now() < until)
+          await new Promise((r) => requestAnimationFrame(r));
+        if (count() === seen.at(-1)) return seen;
+        seen.push(count());
+      }
+      return seen;
+    }, 1000);
+    expect(steps).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 50));
+    const names = await links.allTextContents();
+    expect(new Set(names).size).toBe(1000);
+    for (const n of ['1000', '1500', '1999']) expect(names).toContain(`needle-${n}.txt`);
     await page.keyboard.press('Escape');
   });
 });

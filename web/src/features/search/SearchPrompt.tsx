@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { search, type SearchResult } from '../../api/search';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
+import { frameBatches, type FrameBatches } from '../../lib/frameBatches';
 import { SEARCH_PAGE } from '../../lib/limits';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
 import { PromptCard } from '../prompts/PromptCard';
@@ -27,30 +28,39 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
   const [state, setState] = useState<State>({ phase: 'idle' });
   const [shown, setShown] = useState(SEARCH_PAGE);
   const abort = useRef<AbortController | null>(null);
+  const batches = useRef<FrameBatches<SearchResult> | null>(null);
 
-  useEffect(() => () => abort.current?.abort(), []);
+  useEffect(
+    () => () => {
+      abort.current?.abort();
+      batches.current?.cancel();
+    },
+    [],
+  );
 
   function handleSubmit(e: FormEvent) {
     e.preventDefault();
     const query = text.trim();
     if (!query) return; // §5: empty text does nothing
     abort.current?.abort();
+    batches.current?.cancel();
     const controller = new AbortController();
     abort.current = controller;
-    const results: SearchResult[] = [];
+    // Results stream in by the thousand: they join the list once per frame, not one copy each.
+    const batch = frameBatches<SearchResult>((items) =>
+      setState((s) => (s.phase === 'running' ? { phase: 'running', results: s.results.concat(items) } : s)),
+    );
+    batches.current = batch;
     setShown(SEARCH_PAGE);
-    setState({ phase: 'running', results });
-    search(
-      dir,
-      query,
-      (r) => {
-        results.push(r);
-        setState({ phase: 'running', results: [...results] });
-      },
-      controller.signal,
-    )
-      .then(() => setState({ phase: 'done', results: [...results] }))
+    setState({ phase: 'running', results: [] });
+    search(dir, query, batch.push, controller.signal)
+      .then(() => {
+        if (controller.signal.aborted) return;
+        batch.flush();
+        setState((s) => (s.phase === 'running' ? { phase: 'done', results: s.results } : s));
+      })
       .catch((err: unknown) => {
+        batch.cancel();
         if (controller.signal.aborted) return;
         setState({ phase: 'failed', message: err instanceof Error ? err.message : String(err) });
       });
