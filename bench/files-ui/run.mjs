@@ -16,8 +16,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { ADMIN, fmt, median, request, startCoffer } from '../download/common.mjs';
+import { launchChromium } from '../chromium.mjs';
 
 // `--name value` or `--name=value`.
 const argOf = (name, dflt) => {
@@ -57,19 +57,7 @@ const PROBE = (files) => {
 };
 
 const coffer = await startCoffer(dir, root, ['--log', '']);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const url = `http://127.0.0.1:${coffer.port}`;
 let failed = false;
 try {
