@@ -54,3 +54,114 @@ export function FieldError({ id, message }: { id?: string; message: string }) {
     </p>
   );
 }
+
+interface FieldProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  name: string;
+}
+
+/**
+ * A one-line text field. `code` is for paths, patterns and commands: left to right whatever the
+ * page direction, no spelling or capital corrections.
+ */
+export function TextField({
+  value,
+  onChange,
+  code = false,
+  placeholder,
+  disabled,
+  ...field
+}: FieldProps & {
+  value: string;
+  onChange: (value: string) => void;
+  code?: boolean;
+  placeholder?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <Field label={field.label} hint={field.hint} error={field.error}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          name={field.name}
+          value={value}
+          placeholder={placeholder}
+          disabled={disabled}
+          autoComplete="off"
+          dir={code ? 'ltr' : 'auto'}
+          spellCheck={code ? false : undefined}
+          autoCapitalize={code ? 'off' : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A whole number typed as text (checked by the form, which shows the error). */
+export function NumberField({
+  value,
+  onChange,
+  min,
+  max,
+  ...field
+}: FieldProps & { value: string; onChange: (value: string) => void; min?: number; max?: number }) {
+  return (
+    <Field label={field.label} hint={field.hint} error={field.error}>
+      {(control) => (
+        <input
+          {...control}
+          className="input input--number"
+          type="number"
+          name={field.name}
+          inputMode="numeric"
+          min={min}
+          max={max}
+          step={1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A select over `options` ([value, label]); a current value not among them stays selectable as is. */
+export function SelectField({
+  value,
+  onChange,
+  options,
+  disabled,
+  ...field
+}: FieldProps & {
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly (readonly [value: string, label: string, lang?: string])[];
+  disabled?: boolean;
+}) {
+  const known = options.some(([v]) => v === value);
+  return (
+    <Field label={field.label} hint={field.hint} error={field.error}>
+      {(control) => (
+        <select
+          {...control}
+          className="input"
+          name={field.name}
+          value={value}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {known ? null : <option value={value}>{value || '—'}</option>}
+          {options.map(([v, label, lang]) => (
+            <option key={v} value={v} lang={lang}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}

@@ -6,18 +6,12 @@
 import type { Settings } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
-import { Field } from '../../components/Field';
+import { NumberField, SelectField, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { ChunkSizeField } from './ChunkSizeField';
 import type { SettingsEditor } from './GlobalSettings';
 import { RulesEditor } from './RulesEditor';
 import { WordsInput } from './WordsInput';
-
-const BRANDING_THEMES = [
-  ['', 'settings.themes.system'],
-  ['light', 'settings.themes.light'],
-  ['dark', 'settings.themes.dark'],
-] as const;
 
 export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; execEnabled: boolean }) {
   const { t } = useTranslation();
@@ -39,35 +33,22 @@ export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; e
         checked={s.createUserDir}
         onChange={(createUserDir) => change((d) => ({ ...d, createUserDir }))}
       />
-      <Field label={t('settings.general.userHomeBasePath')} error={pathError('userHomeBasePath')}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="userHomeBasePath"
-            value={s.userHomeBasePath}
-            dir="ltr"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => change((d) => ({ ...d, userHomeBasePath: e.target.value }))}
-          />
-        )}
-      </Field>
-      <Field label={t('settings.general.minimumPasswordLength')} error={numberError('minimumPasswordLength')}>
-        {(control) => (
-          <input
-            {...control}
-            className="input input--number"
-            type="number"
-            name="minimumPasswordLength"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={texts.minimumPasswordLength}
-            onChange={(e) => setText('minimumPasswordLength', e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        code
+        name="userHomeBasePath"
+        label={t('settings.general.userHomeBasePath')}
+        error={pathError('userHomeBasePath')}
+        value={s.userHomeBasePath}
+        onChange={(userHomeBasePath) => change((d) => ({ ...d, userHomeBasePath }))}
+      />
+      <NumberField
+        name="minimumPasswordLength"
+        label={t('settings.general.minimumPasswordLength')}
+        error={numberError('minimumPasswordLength')}
+        min={1}
+        value={texts.minimumPasswordLength}
+        onChange={(text) => setText('minimumPasswordLength', text)}
+      />
       <RulesEditor
         legend={t('settings.general.rules')}
         hint={t('settings.general.rulesHint')}
@@ -77,27 +58,25 @@ export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; e
         serverError={rulesError}
       />
       {execEnabled ? (
-        <div className="shell-setting">
-          <WordsInput
-            label={t('settings.shell.label')}
-            hint={
-              <div className="callout callout--warning" role="note">
-                <Icon name="warning" size={20} />
-                <div>
-                  <p>{t('settings.shell.hint')}</p>
-                  <p>
-                    <strong>{t('settings.shell.warning')}</strong>
-                  </p>
-                  <p>{t('settings.shell.direct')}</p>
-                </div>
+        <WordsInput
+          label={t('settings.shell.label')}
+          hint={
+            <div className="callout callout--warning" role="note">
+              <Icon name="warning" size={20} />
+              <div>
+                <p>{t('settings.shell.hint')}</p>
+                <p>
+                  <strong>{t('settings.shell.warning')}</strong>
+                </p>
+                <p>{t('settings.shell.direct')}</p>
               </div>
-            }
-            name="shell"
-            placeholder="bash -c"
-            value={s.shell}
-            onChange={(shell) => change((d) => ({ ...d, shell }))}
-          />
-        </div>
+            </div>
+          }
+          name="shell"
+          placeholder="bash -c"
+          value={s.shell}
+          onChange={(shell) => change((d) => ({ ...d, shell }))}
+        />
       ) : null}
       <fieldset className="fieldset settings-group">
         <legend className="settings-group__title">{t('settings.branding.title')}</legend>
@@ -114,73 +93,45 @@ export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; e
           checked={s.branding.disableUsedPercentage}
           onChange={(disableUsedPercentage) => branding({ disableUsedPercentage })}
         />
-        <Field label={t('settings.branding.theme')}>
-          {(control) => (
-            <select
-              {...control}
-              className="input"
-              name="brandingTheme"
-              value={s.branding.theme}
-              onChange={(e) => branding({ theme: e.target.value })}
-            >
-              {BRANDING_THEMES.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {t(label)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('settings.branding.name')} hint={t('settings.branding.nameHint')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              name="brandingName"
-              value={s.branding.name}
-              dir="auto"
-              autoComplete="off"
-              onChange={(e) => branding({ name: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label={t('settings.branding.files')} hint={t('settings.branding.filesHint')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              name="brandingFiles"
-              value={s.branding.files}
-              dir="ltr"
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => branding({ files: e.target.value })}
-            />
-          )}
-        </Field>
+        <SelectField
+          name="brandingTheme"
+          label={t('settings.branding.theme')}
+          value={s.branding.theme}
+          onChange={(theme) => branding({ theme })}
+          options={[
+            ['', t('settings.themes.system')],
+            ['light', t('settings.themes.light')],
+            ['dark', t('settings.themes.dark')],
+          ]}
+        />
+        <TextField
+          name="brandingName"
+          label={t('settings.branding.name')}
+          hint={t('settings.branding.nameHint')}
+          value={s.branding.name}
+          onChange={(name) => branding({ name })}
+        />
+        <TextField
+          code
+          name="brandingFiles"
+          label={t('settings.branding.files')}
+          hint={t('settings.branding.filesHint')}
+          value={s.branding.files}
+          onChange={(files) => branding({ files })}
+        />
       </fieldset>
       <fieldset className="fieldset settings-group">
         <legend className="settings-group__title">{t('settings.tus.title')}</legend>
         <ChunkSizeField text={texts.chunkSize} onText={(text) => setText('chunkSize', text)} />
-        <Field
+        <NumberField
+          name="retryCount"
           label={t('settings.tus.retryCount')}
           hint={t('settings.tus.retryCountHint')}
           error={numberError('retryCount')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input input--number"
-              type="number"
-              name="retryCount"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              value={texts.retryCount}
-              onChange={(e) => setText('retryCount', e.target.value)}
-            />
-          )}
-        </Field>
+          min={0}
+          value={texts.retryCount}
+          onChange={(text) => setText('retryCount', text)}
+        />
       </fieldset>
     </>
   );

@@ -1,5 +1,5 @@
 /** A list of commands edited one per line (spec §5): blank lines dropped, what is typed kept. */
-import { useState } from 'react';
+import { useListText } from './useListText';
 import { formatLines, parseLines } from './words';
 
 export function LinesTextarea({
@@ -7,20 +7,13 @@ export function LinesTextarea({
   value,
   onChange,
   name,
-  describedBy,
 }: {
   id: string;
   value: readonly string[];
   onChange: (lines: string[]) => void;
   name?: string;
-  describedBy?: string;
 }) {
-  const [text, setText] = useState(() => formatLines(value));
-  const [seen, setSeen] = useState(value);
-  if (seen !== value) {
-    setSeen(value);
-    if (formatLines(parseLines(text)) !== formatLines(value)) setText(formatLines(value));
-  }
+  const [text, setText] = useListText(value, formatLines, parseLines, onChange);
   return (
     <textarea
       id={id}
@@ -32,11 +25,7 @@ export function LinesTextarea({
       autoCapitalize="off"
       autoComplete="off"
       dir="ltr"
-      aria-describedby={describedBy}
-      onChange={(e) => {
-        setText(e.target.value);
-        onChange(parseLines(e.target.value));
-      }}
+      onChange={(e) => setText(e.target.value)}
     />
   );
 }

@@ -5,7 +5,7 @@
  * makes the change stays signed in (S21).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
 import { queryKeys } from '../../api/queryKeys';
@@ -20,6 +20,7 @@ import {
   passwordFormProblem,
   passwordMatch,
   passwordProblemFromError,
+  type PasswordMatch,
   type PasswordProblem,
 } from './password';
 import './settings.css';
@@ -81,74 +82,89 @@ export function PasswordForm() {
       {/* Lets password managers file the new password under the right account. */}
       <input type="text" name="username" autoComplete="username" value={user.username} readOnly hidden />
       {needsCurrent ? (
-        <Field label={t('settings.password.current')} error={message(problem, 'current')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="password"
-              name="current-password"
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => edit(setCurrent, e.target.value)}
-            />
-          )}
-        </Field>
+        <PasswordField
+          name="current-password"
+          label={t('settings.password.current')}
+          error={message(problem, 'current')}
+          value={current}
+          onChange={(v) => edit(setCurrent, v)}
+        />
       ) : null}
-      <Field
+      <PasswordField
+        name="new-password"
         label={t('settings.password.new')}
         hint={minLength !== null ? t('settings.password.minHint', { min: minLength }) : undefined}
         error={message(problem, 'password')}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => edit(setPassword, e.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        value={password}
+        onChange={(v) => edit(setPassword, v)}
+      />
+      <PasswordField
+        name="confirm-password"
         label={t('settings.password.confirm')}
         error={match === 'mismatch' ? null : message(problem, 'confirm')}
-      >
-        {(control) => (
-          <>
-            <input
-              {...control}
-              aria-describedby={
-                [control['aria-describedby'], match === 'empty' ? null : 'password-match']
-                  .filter(Boolean)
-                  .join(' ') || undefined
-              }
-              aria-invalid={match === 'mismatch' || control['aria-invalid'] ? true : undefined}
-              className={`input input--${match}`}
-              type="password"
-              name="confirm-password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => edit(setConfirm, e.target.value)}
-            />
-            <p id="password-match" className={`password-match password-match--${match}`} aria-live="polite">
-              {match === 'empty' ? null : (
-                <>
-                  <Icon name={match === 'match' ? 'check' : 'error'} size={16} />
-                  <span>{t(`settings.password.${match}`)}</span>
-                </>
-              )}
-            </p>
-          </>
-        )}
-      </Field>
+        match={match}
+        value={confirm}
+        onChange={(v) => edit(setConfirm, v)}
+      />
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {t('settings.password.submit')}
         </button>
       </div>
     </form>
+  );
+}
+
+/** One password input; the confirmation also says, as it is typed, whether it matches (§2). */
+function PasswordField({
+  name,
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+  match,
+}: {
+  name: 'current-password' | 'new-password' | 'confirm-password';
+  label: string;
+  hint?: string;
+  error: string | null;
+  value: string;
+  onChange: (value: string) => void;
+  match?: PasswordMatch;
+}) {
+  const { t } = useTranslation();
+  const matchId = useId();
+  const shown = match !== undefined && match !== 'empty' ? match : null;
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <>
+          <input
+            {...control}
+            aria-describedby={
+              [control['aria-describedby'], shown ? matchId : null].filter(Boolean).join(' ') || undefined
+            }
+            aria-invalid={shown === 'mismatch' || control['aria-invalid'] ? true : undefined}
+            className={match ? `input input--${match}` : 'input'}
+            type="password"
+            name={name}
+            autoComplete={name === 'current-password' ? 'current-password' : 'new-password'}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {match !== undefined ? (
+            <p id={matchId} className={`password-match password-match--${match}`} aria-live="polite">
+              {shown ? (
+                <>
+                  <Icon name={shown === 'match' ? 'check' : 'error'} size={16} />
+                  <span>{t(`settings.password.${shown}`)}</span>
+                </>
+              ) : null}
+            </p>
+          ) : null}
+        </>
+      )}
+    </Field>
   );
 }

@@ -11,14 +11,15 @@ import { renewSession } from '../../api/auth';
 import { queryKeys } from '../../api/queryKeys';
 import { updateUserFields } from '../../api/users';
 import { Checkbox } from '../../components/Checkbox';
-import { Field } from '../../components/Field';
+import { NumberField, SelectField } from '../../components/Field';
 import { setLanguage } from '../../i18n';
-import { chooseLanguage, LANGUAGES, type LanguageCode } from '../../i18n/languages';
+import { chooseLanguage, type LanguageCode } from '../../i18n/languages';
 import { UPLOADS_LIMIT_MAX, UPLOADS_LIMIT_MIN } from '../../lib/limits';
 import { useSession } from '../../stores/session';
 import { setThemeChoice, useTheme, type ThemeChoice } from '../../stores/theme';
 import { toast } from '../../stores/toasts';
 import { setUploadsLimit, useUploadsLimit, validUploadsLimit } from '../../stores/uploadsLimit';
+import { LANGUAGE_OPTIONS } from './languageOptions';
 import './settings.css';
 
 const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
@@ -83,37 +84,21 @@ export function ProfileForm() {
   return (
     <div className="card">
       <h1 className="card__title">{t('settings.profile')}</h1>
-      <label className="field">
-        <span className="field__label">{t('settings.language')}</span>
-        <select
-          className="input"
-          name="locale"
-          value={language}
-          disabled={savingLanguage}
-          onChange={(e) => void handleLanguage(e.target.value as LanguageCode)}
-        >
-          {LANGUAGES.map((l) => (
-            <option key={l.code} value={l.code} lang={l.code}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span className="field__label">{t('settings.theme')}</span>
-        <select
-          className="input"
-          name="theme"
-          value={theme}
-          onChange={(e) => handleTheme(e.target.value as ThemeChoice)}
-        >
-          {THEMES.map((choice) => (
-            <option key={choice} value={choice}>
-              {t(`settings.themes.${choice}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField
+        name="locale"
+        label={t('settings.language')}
+        value={language}
+        disabled={savingLanguage}
+        onChange={(code) => void handleLanguage(code as LanguageCode)}
+        options={LANGUAGE_OPTIONS}
+      />
+      <SelectField
+        name="theme"
+        label={t('settings.theme')}
+        value={theme}
+        onChange={(choice) => handleTheme(choice as ThemeChoice)}
+        options={THEMES.map((choice) => [choice, t(`settings.themes.${choice}`)] as const)}
+      />
       <fieldset className="fieldset">
         <legend className="field__label">{t('settings.files')}</legend>
         {FLAGS.map((flag) => (
@@ -152,27 +137,17 @@ function UploadsLimitField({ userId }: { userId: number }) {
   }
 
   return (
-    <Field
+    <NumberField
+      name="uploadsLimit"
       label={t('settings.uploadsLimit')}
       hint={t('settings.uploadsLimitHint', { min: UPLOADS_LIMIT_MIN, max: UPLOADS_LIMIT_MAX })}
       error={
         valid === null ? t('settings.errors.range', { min: UPLOADS_LIMIT_MIN, max: UPLOADS_LIMIT_MAX }) : null
       }
-    >
-      {(control) => (
-        <input
-          {...control}
-          className="input input--number"
-          type="number"
-          name="uploadsLimit"
-          inputMode="numeric"
-          min={UPLOADS_LIMIT_MIN}
-          max={UPLOADS_LIMIT_MAX}
-          step={1}
-          value={text}
-          onChange={(e) => handleChange(e.target.value)}
-        />
-      )}
-    </Field>
+      min={UPLOADS_LIMIT_MIN}
+      max={UPLOADS_LIMIT_MAX}
+      value={text}
+      onChange={handleChange}
+    />
   );
 }

@@ -5,22 +5,12 @@
 import type { UserDefaults } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
-import { Field } from '../../components/Field';
-import { LANGUAGES } from '../../i18n/languages';
+import { SelectField, TextField } from '../../components/Field';
 import { CommandsField } from './CommandsField';
 import type { SettingsEditor } from './GlobalSettings';
+import { LANGUAGE_OPTIONS } from './languageOptions';
 import { PermissionsField } from './PermissionsField';
 
-const VIEW_MODES = [
-  ['list', 'files.views.list'],
-  ['mosaic', 'files.views.mosaic'],
-  ['mosaic gallery', 'files.views.gallery'],
-] as const;
-const SORT_FIELDS = [
-  ['name', 'files.name'],
-  ['size', 'files.size'],
-  ['modified', 'files.modified'],
-] as const;
 const FLAGS = ['singleClick', 'hideDotfiles', 'dateFormat'] as const;
 
 export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEditor; execEnabled: boolean }) {
@@ -28,85 +18,47 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
   const d = editor.settings.defaults;
   const set = (patch: Partial<UserDefaults>) =>
     editor.change((s) => ({ ...s, defaults: { ...s.defaults, ...patch } }));
-  // A stored value the form does not list (set from the command line) stays selectable.
-  const knownLocale = LANGUAGES.some((l) => l.code === d.locale);
-  const knownView = VIEW_MODES.some(([v]) => v === d.viewMode);
-  const knownSort = SORT_FIELDS.some(([v]) => v === d.sorting.by);
   return (
     <>
-      <Field
+      <TextField
+        code
+        name="defaults.scope"
         label={t('settings.defaults.scope')}
         hint={t('settings.defaults.scopeHint')}
         error={editor.pathError('scope')}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="defaults.scope"
-            value={d.scope}
-            dir="ltr"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => set({ scope: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t('settings.language')}>
-        {(control) => (
-          <select
-            {...control}
-            className="input"
-            name="defaults.locale"
-            value={d.locale}
-            onChange={(e) => set({ locale: e.target.value })}
-          >
-            {knownLocale ? null : <option value={d.locale}>{d.locale}</option>}
-            {LANGUAGES.map((l) => (
-              <option key={l.code} value={l.code} lang={l.code}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={t('settings.defaults.viewMode')}>
-        {(control) => (
-          <select
-            {...control}
-            className="input"
-            name="defaults.viewMode"
-            value={d.viewMode}
-            onChange={(e) => set({ viewMode: e.target.value })}
-          >
-            {knownView ? null : <option value={d.viewMode}>{d.viewMode}</option>}
-            {VIEW_MODES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {t(label)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+        value={d.scope}
+        onChange={(scope) => set({ scope })}
+      />
+      <SelectField
+        name="defaults.locale"
+        label={t('settings.language')}
+        value={d.locale}
+        onChange={(locale) => set({ locale })}
+        options={LANGUAGE_OPTIONS}
+      />
+      <SelectField
+        name="defaults.viewMode"
+        label={t('settings.defaults.viewMode')}
+        value={d.viewMode}
+        onChange={(viewMode) => set({ viewMode })}
+        options={[
+          ['list', t('files.views.list')],
+          ['mosaic', t('files.views.mosaic')],
+          ['mosaic gallery', t('files.views.gallery')],
+        ]}
+      />
       <div className="field-row">
-        <Field label={t('files.sortBy')}>
-          {(control) => (
-            <select
-              {...control}
-              className="input"
-              name="defaults.sorting.by"
-              value={d.sorting.by}
-              onChange={(e) => set({ sorting: { ...d.sorting, by: e.target.value } })}
-            >
-              {knownSort ? null : <option value={d.sorting.by}>{d.sorting.by || '—'}</option>}
-              {SORT_FIELDS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {t(label)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          name="defaults.sorting.by"
+          label={t('files.sortBy')}
+          value={d.sorting.by}
+          onChange={(by) => set({ sorting: { ...d.sorting, by } })}
+          options={[
+            ['name', t('files.name')],
+            ['size', t('files.size')],
+            ['modified', t('files.modified')],
+          ]}
+        />
         <Checkbox
           name="defaults.sorting.asc"
           label={t('settings.defaults.sortAsc')}

@@ -1,9 +1,7 @@
-/**
- * A list of words edited as one line of text (spec §5: allowed commands and the shell prefix are
- * space-separated, blanks dropped). What is typed stays as typed; the list follows it.
- */
-import { useState, type ReactNode } from 'react';
-import { Field } from '../../components/Field';
+/** A list of words edited as one line of text (spec §5: allowed commands and the shell prefix). */
+import type { ReactNode } from 'react';
+import { TextField } from '../../components/Field';
+import { useListText } from './useListText';
 import { formatWords, parseWords } from './words';
 
 export function WordsInput({
@@ -18,35 +16,19 @@ export function WordsInput({
   hint?: ReactNode;
   value: readonly string[];
   onChange: (words: string[]) => void;
-  name?: string;
+  name: string;
   placeholder?: string;
 }) {
-  const [text, setText] = useState(() => formatWords(value));
-  // A new value from outside (reload, reset) replaces the text unless it is what the text says.
-  const [seen, setSeen] = useState(value);
-  if (seen !== value) {
-    setSeen(value);
-    if (formatWords(parseWords(text)) !== formatWords(value)) setText(formatWords(value));
-  }
+  const [text, setText] = useListText(value, formatWords, parseWords, onChange);
   return (
-    <Field label={label} hint={hint}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name={name}
-          value={text}
-          placeholder={placeholder}
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="off"
-          dir="ltr"
-          onChange={(e) => {
-            setText(e.target.value);
-            onChange(parseWords(e.target.value));
-          }}
-        />
-      )}
-    </Field>
+    <TextField
+      code
+      label={label}
+      hint={hint}
+      name={name}
+      placeholder={placeholder}
+      value={text}
+      onChange={setText}
+    />
   );
 }

@@ -13,13 +13,13 @@ import { isApiError } from '../../api/errors';
 import { queryKeys } from '../../api/queryKeys';
 import { createUser, getUser, replaceUser } from '../../api/users';
 import { Checkbox } from '../../components/Checkbox';
-import { Field } from '../../components/Field';
+import { Field, SelectField, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { config } from '../../config';
-import { LANGUAGES } from '../../i18n/languages';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { CommandsField } from '../settings/CommandsField';
+import { LANGUAGE_OPTIONS } from '../settings/languageOptions';
 import { PermissionsField } from '../settings/PermissionsField';
 import { RulesEditor } from '../settings/RulesEditor';
 import { confirmDeleteUser } from './DeleteUserPrompt';
@@ -133,7 +133,6 @@ export function UserForm({ user, settings }: UserFormProps) {
   }
 
   const home = isNew && draft.createHome ? homeFolder(settings?.userHomeBasePath ?? '/users', draft.username) : null;
-  const knownLocale = draft.locale === '' || LANGUAGES.some((l) => l.code === draft.locale);
 
   return (
     <form ref={formRef} className="card user-form" onSubmit={(e) => void handleSubmit(e)} noValidate>
@@ -183,40 +182,23 @@ export function UserForm({ user, settings }: UserFormProps) {
           onChange={(on) => edit({ createHome: on, scope: on ? '' : (settings?.defaults.scope ?? '') })}
         />
       ) : null}
-      <Field label={t('users.scope')} error={errorOf('scope')} hint={t('users.scopeHint')}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="scope"
-            autoComplete="off"
-            spellCheck={false}
-            dir="ltr"
-            disabled={isNew && draft.createHome}
-            value={draft.scope}
-            onChange={(e) => edit({ scope: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t('settings.language')}>
-        {(control) => (
-          <select
-            {...control}
-            className="input"
-            name="locale"
-            value={draft.locale}
-            onChange={(e) => edit({ locale: e.target.value })}
-          >
-            <option value="">{t('users.languageDefault')}</option>
-            {knownLocale ? null : <option value={draft.locale}>{draft.locale}</option>}
-            {LANGUAGES.map((l) => (
-              <option key={l.code} value={l.code} lang={l.code}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <TextField
+        code
+        name="scope"
+        label={t('users.scope')}
+        error={errorOf('scope')}
+        hint={t('users.scopeHint')}
+        disabled={isNew && draft.createHome}
+        value={draft.scope}
+        onChange={(scope) => edit({ scope })}
+      />
+      <SelectField
+        name="locale"
+        label={t('settings.language')}
+        value={draft.locale}
+        onChange={(locale) => edit({ locale })}
+        options={[['', t('users.languageDefault')], ...LANGUAGE_OPTIONS]}
+      />
       <Checkbox
         name="lockPassword"
         label={t('users.lockPassword')}
