@@ -44,7 +44,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, ms = 20_000): Promise<void> {
+// Generous: on a machine shared by many jobs a cold start (imports, first-run hashing) can take half a minute.
+async function waitForHealth(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -15,6 +15,7 @@ const RUNNER = { username: 'runner', password: 'runner-password-2024' };
 const NO_EXEC = { username: 'noexec', password: 'noexec-password-2024' };
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // a server start and two users on a busy machine
   exec = await startServer({ args: ['--disable-exec=false', '--baseurl', '/coffer'], baseurl: '/coffer' });
   await createUser(exec.url, {
     ...RUNNER,
@@ -28,7 +29,7 @@ test.beforeAll(async () => {
   writeFileSync(path.join(dir, 'beta.txt'), 'b');
 });
 test.afterAll(async () => {
-  await exec.stop();
+  await exec?.stop();
 });
 
 /** axe's serious findings on the panel and its toggle (the rest of the page has its own checks). */
