@@ -16,6 +16,9 @@ export class Files {
       .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
   action = (name: string) => this.page.getByRole('button', { name, exact: true });
   selectionBar = () => this.page.getByRole('region', { name: /^Selected: / });
+  menu = () => this.page.getByRole('menu');
+  menuItems = () => this.menu().getByRole('menuitem');
+  crumb = (name: string) => this.breadcrumbs().getByRole('link', { name, exact: true });
   sortButton = (name: 'Name' | 'Size' | 'Last modified') =>
     this.listing()
       .locator('xpath=..')
@@ -23,7 +26,8 @@ export class Files {
 
   async goto(path = '') {
     await this.page.goto(`files/${path}`);
-    await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible();
+    // A first load parses the whole client: slow on a busy machine.
+    await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
   }
 
   async names(): Promise<string[]> {
@@ -31,6 +35,15 @@ export class Files {
     return this.items().evaluateAll((els) =>
       els.map((e) => document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent ?? ''),
     );
+  }
+
+  /** The name of the option that has keyboard focus, or null. */
+  async focusedName(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      const el = document.activeElement;
+      if (el?.getAttribute('role') !== 'option') return null;
+      return document.getElementById(el.getAttribute('aria-labelledby') ?? '')?.textContent ?? null;
+    });
   }
 
   async expectSelected(names: string[]) {

@@ -22,3 +22,6 @@ export const TUS_CHUNK_FALLBACK = 1024 * 1024; // §9 tus chunk size fallback (1
 export const CHUNK_SIZE_EDIT_DELAY_MS = 1_500; // §5 chunk size edits apply after 1.5 s
 export const MIN_PASSWORD_LENGTH_MIN = 1; // §5 minimumPasswordLength
 export const RETRY_COUNT_MIN = 0; // §5 tus retryCount
+export const LONG_PRESS_MS = 500; // §9 long press
+export const LONG_PRESS_TOLERANCE_PX = 10; // §9 move that cancels a long press
+export const SCROLL_THROTTLE_MS = 100; // §9 scroll and resize throttle

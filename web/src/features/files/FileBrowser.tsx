@@ -4,50 +4,53 @@
  * path change (§4).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type MouseEvent,
-} from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate, useNavigationType } from 'react-router';
 import { renewSession } from '../../api/auth';
 import { queryKeys } from '../../api/queryKeys';
 import { getResource, type Resource, type ResourceItem } from '../../api/resources';
 import { updateUserFields } from '../../api/users';
 import { Icon } from '../../components/Icon';
-import { filesRoute } from '../../lib/paths';
+import { Menu, type MenuEntry } from '../../components/Menu';
+import type { Point } from '../../lib/placement';
+import { filesRoute, folderOf } from '../../lib/paths';
 import { isSortField, nextSorting, sortItems, type SortField, type Sorting } from '../../lib/sorting';
 import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
 import { useTerminalAction } from '../terminal/TerminalToggle';
+import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
 import { UploadDropZone } from '../upload/UploadDropZone';
 import { useUploadAction } from '../upload/useUploadAction';
-import { archiveUrl, createResource, deleteResource, patchResource, rawUrl } from './api';
 import { Breadcrumbs } from './Breadcrumbs';
 import { clearClipboard, useClipboard } from './clipboard';
 import { askReplace, pickFolder } from './FolderPicker';
-import { orderActions, type FileAction } from './actions';
+import { menuActions, orderActions, type FileAction } from './actions';
+import { folderPath, type Drag } from './dnd';
 import { askName, chooseArchiveFormat, confirmDelete } from './FilePrompts';
 import { FileToolbar } from './FileToolbar';
 import { showInfo } from './InfoPrompt';
 import { openShare } from '../share/SharePrompt';
-import { Listing, type ViewMode } from './Listing';
-import { useReselect } from './reselect';
+import { Listing, type Reveal, type ViewMode } from './Listing';
 import './files.css';
+import { requestReselect, requestReselectNew, useReselect } from './reselect';
+import { recall, remember } from './scrollMemory';
 import {
   carrySelection,
   clickItem,
+  contextItem,
   EMPTY_SELECTION,
+  focusItem,
+  isMoveKey,
+  longPressItem,
   selectAll,
   selectedItems,
+  selectPaths,
   setMultiple,
+  toggleItem,
+  trimSlash,
   type Selection,
 } from './selection';
 
@@ -70,6 +73,16 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
+/** How a toolbar shortcut reads in a menu. */
+function shortcutHint(shortcut: string | undefined): string | undefined {
+  return shortcut?.replace('Control', 'Ctrl').replace('Delete', 'Del');
+}
+
+/** Focus is on nothing in particular: arrow keys then start moving through the listing. */
+function onPageItself(target: EventTarget | null): boolean {
+  return target === document.body || (target instanceof HTMLElement && target.id === 'main');
+}
+
 function download(url: string) {
   const a = document.createElement('a');
   a.href = url;
@@ -89,7 +102,36 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   const [sorting, setSorting] = useState<Sorting>(() => initialSorting(folder));
   const view: ViewMode = VIEWS.find((v) => v === user?.viewMode) ?? 'list';
   const items = useMemo(() => sortItems(folder.items ?? [], sorting), [folder.items, sorting]);
-  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
+
+  // Back and Forward come back to where the user was (scroll, selection); a new visit starts at
+  // the top with nothing selected.
+  const placeKey = useLocation().key;
+  const navigationType = useNavigationType();
+  const [restored] = useState(() => (navigationType === 'POP' ? recall(placeKey) : undefined));
+  const [selection, setSelection] = useState<Selection>(() => {
+    if (!restored) return EMPTY_SELECTION;
+    const back = selectPaths(EMPTY_SELECTION, items, restored.selected);
+    const focus = items.findIndex((i) => i.path === restored.focus);
+    return focus >= 0 ? { ...back, focus } : back;
+  });
+  useLayoutEffect(() => {
+    window.history.scrollRestoration = 'manual';
+    window.scrollTo(0, restored?.y ?? 0);
+  }, [restored]);
+  useLayoutEffect(() => {
+    const save = () => remember(placeKey, { y: window.scrollY });
+    window.addEventListener('scroll', save, { passive: true });
+    return () => window.removeEventListener('scroll', save);
+  }, [placeKey]);
+  useEffect(() => {
+    remember(placeKey, {
+      selected: selectedItems(selection, items).map((i) => i.path),
+      focus: selection.focus === null ? null : (items[selection.focus]?.path ?? null),
+    });
+  }, [placeKey, selection, items]);
+
+  const [reveal, setReveal] = useState<Reveal | null>(null);
+  const [menu, setMenu] = useState<{ index: number; at: Point } | null>(null);
 
   // §4: a reloaded listing keeps the selection of items with the same path.
   const previous = useRef(items);
@@ -97,8 +139,11 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     if (previous.current !== items) setSelection((s) => carrySelection(s, previous.current, items));
     previous.current = items;
   }, [items]);
-  // §2: new items (upload, paste, move) are selected once the reloaded listing has them.
-  useReselect(path, items, setSelection);
+
+  // §2: new items (new item, paste, move, upload) are selected and shown once the reloaded
+  // listing has them.
+  const revealFound = useCallback((index: number) => setReveal({ index, focus: false }), []);
+  useReselect(path, items, setSelection, revealFound);
 
   const selected = selectedItems(selection, items);
   const reload = useCallback(
@@ -115,11 +160,11 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     [navigate, path],
   );
 
-  function handleItemClick(index: number, e: MouseEvent | KeyboardEvent) {
+  function handleItemClick(index: number, e: MouseEvent) {
     const mods = { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey };
     const item = items[index];
     const plain = !mods.toggle && !mods.range && !selection.multiple;
-    if (user?.singleClick && plain && item && e.type === 'click') {
+    if (user?.singleClick && plain && item) {
       open(item);
       return;
     }
@@ -167,7 +212,10 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
       submit: t('files.prompts.create'),
     });
     if (!name) return;
-    await run(() => createResource(`${path}${name}${dir ? '/' : ''}`));
+    await run(async () => {
+      await createResource(`${path}${name}${dir ? '/' : ''}`);
+      requestReselect(path, [name]);
+    });
   }
 
   async function rename() {
@@ -198,6 +246,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   async function transferTo(action: 'copy' | 'move', moving: { from: string; name: string }[], dest: string) {
     let override = false;
     let rename = false;
+    let before = items.map((i) => i.name);
     if (action === 'copy' && dest === path) rename = true;
     else {
       try {
@@ -206,7 +255,8 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
           queryFn: ({ signal }) => getResource(dest, signal),
           staleTime: 0,
         });
-        const existing = new Set((target.items ?? []).map((i) => i.name));
+        before = (target.items ?? []).map((i) => i.name);
+        const existing = new Set(before);
         if (moving.some((m) => existing.has(m.name))) {
           const answer = await askReplace();
           if (!answer) return false;
@@ -219,6 +269,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
       }
     }
     let ok = true;
+    const done: string[] = [];
     await run(async () => {
       try {
         for (const m of moving) {
@@ -226,15 +277,28 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
             override,
             rename,
           });
+          done.push(m.name);
         }
       } catch (err) {
         ok = false;
         throw err;
       } finally {
+        if (done.length > 0) reselectAfterTransfer(dest, rename ? before : null, done);
         if (dest !== path) await client.invalidateQueries({ queryKey: queryKeys.resource(dest) });
       }
     });
     return ok;
+  }
+
+  /**
+   * §2: what arrived is selected in the destination (when the server picked the names: whatever
+   * is new there since `before`), and the destination is selected when it is listed here.
+   */
+  function reselectAfterTransfer(dest: string, before: string[] | null, names: string[]) {
+    if (before) requestReselectNew(dest, before);
+    else requestReselect(dest, names);
+    const destPath = trimSlash(dest);
+    if (dest !== path && folderOf(destPath) === path) requestReselect(path, [destPath.slice(path.length)]);
   }
 
   async function transfer(action: 'copy' | 'move') {
@@ -242,7 +306,39 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     const dest = await pickFolder({ action, current: path });
     if (!dest) return;
     const moving = selected.map((i) => ({ from: i.path, name: i.name }));
-    if (await transferTo(action, moving, dest)) setSelection(EMPTY_SELECTION);
+    setSelection(EMPTY_SELECTION);
+    await transferTo(action, moving, dest);
+  }
+
+  /** §2: items dragged onto a folder (a row, a tile or a breadcrumb) move there. */
+  function dragFrom(index: number): Drag {
+    const item = items[index];
+    const whole = selection.selected.has(index) || !item;
+    if (!whole) setSelection((s) => ({ ...s, selected: new Set([index]), anchor: index, focus: index }));
+    const moving = whole ? selected : [item];
+    return { from: path, items: moving.map((i) => ({ path: i.path, name: i.name })) };
+  }
+
+  function dropOn(dest: string, drag: Drag) {
+    if (!perm?.rename) return;
+    setSelection(EMPTY_SELECTION);
+    void transferTo(
+      'move',
+      drag.items.map((i) => ({ from: i.path, name: i.name })),
+      dest,
+    );
+  }
+
+  function openMenu(index: number, at: Point) {
+    setSelection((s) => contextItem(s, index));
+    setMenu((m) => (m?.index === index ? m : { index, at }));
+  }
+
+  function closeMenu(restoreFocus: boolean) {
+    if (restoreFocus && menu) {
+      document.querySelector<HTMLElement>(`.listing__body [data-index="${menu.index}"]`)?.focus();
+    }
+    setMenu(null);
   }
 
   async function paste() {
@@ -276,17 +372,26 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   };
 
   // Keyboard shortcuts of spec §2 that act on the listing (F1 and search live in the shell).
-  const handlers = useRef({ rename, remove, downloadSelection, paste, selected });
+  const handlers = useRef({ rename, remove, downloadSelection, paste, selected, selection });
   useEffect(() => {
-    handlers.current = { rename, remove, downloadSelection, paste, selected };
+    handlers.current = { rename, remove, downloadSelection, paste, selected, selection };
   });
   useEffect(() => {
     if (promptOpen) return;
     function handleKeyDown(e: globalThis.KeyboardEvent) {
-      if (isTyping(e.target)) return;
+      if (isTyping(e.target) || e.defaultPrevented) return;
       const mod = e.ctrlKey || e.metaKey;
       if (e.key === 'Escape') setSelection(EMPTY_SELECTION);
-      else if (e.key === 'Delete' && can.delete) void handlers.current.remove();
+      else if (isMoveKey(e.key) && onPageItself(e.target) && items.length > 0) {
+        // Into the listing: to the item last focused, else the first (or last) one.
+        e.preventDefault();
+        const { selection: sel } = handlers.current;
+        const backwards = e.key === 'ArrowUp' || e.key === 'End';
+        const index = sel.focus ?? (backwards ? items.length - 1 : 0);
+        if (sel.selected.size === 0) setSelection((s) => focusItem(s, index, { extend: false, keep: false }));
+        else setSelection((s) => ({ ...s, focus: index }));
+        setReveal({ index, focus: true });
+      } else if (e.key === 'Delete' && can.delete) void handlers.current.remove();
       else if (e.key === 'F2' && can.rename) {
         e.preventDefault();
         void handlers.current.rename();
@@ -413,9 +518,33 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     },
   ] satisfies (FileAction | false | null)[]);
 
+  // An item's context menu: open, then the toolbar's actions that act on the selection.
+  const menuItem = menu ? items[menu.index] : undefined;
+  const menuEntries: MenuEntry[] = [
+    ...(menuItem
+      ? [
+          {
+            id: 'open',
+            label: t('files.actions.open'),
+            icon: 'open' as const,
+            onSelect: () => open(menuItem),
+          },
+        ]
+      : []),
+    ...menuActions(actions).map((a) => ({
+      id: a.id,
+      label: a.label,
+      icon: a.icon,
+      danger: a.danger,
+      hint: shortcutHint(a.shortcut),
+      keyshortcuts: a.shortcut,
+      onSelect: a.onRun,
+    })),
+  ];
+
   return (
     <>
-      <Breadcrumbs path={path} />
+      <Breadcrumbs path={path} onDropItems={perm?.rename ? dropOn : undefined} />
       <FileToolbar
         actions={actions}
         selectedCount={selected.length}
@@ -433,16 +562,39 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
           <Listing
             items={items}
             view={view}
-            selected={selection.selected}
-            multiple={selection.multiple}
+            selection={selection}
             sorting={sorting}
             absoluteDates={user?.dateFormat ?? false}
+            longPressMouse={user?.singleClick ?? false}
+            canDrag={perm?.rename ?? false}
+            reveal={reveal}
             onSort={handleSort}
             onItemClick={handleItemClick}
             onOpen={open}
+            onMove={(index, mods) => setSelection((s) => focusItem(s, index, mods))}
+            onToggle={(index) => setSelection((s) => toggleItem(s, index))}
+            onLongPress={(index) => setSelection((s) => longPressItem(s, index))}
+            onContextMenu={openMenu}
+            onDragStart={dragFrom}
+            onDrop={(index, drag) => {
+              const target = items[index];
+              if (target?.isDir) dropOn(folderPath(target.path), drag);
+            }}
           />
         )}
       </UploadDropZone>
+      {menu && menuItem ? (
+        <Menu
+          label={
+            selected.length > 1
+              ? t('files.selectedCount', { count: selected.length })
+              : t('files.itemMenu', { name: menuItem.name })
+          }
+          entries={menuEntries}
+          at={menu.at}
+          onClose={closeMenu}
+        />
+      ) : null}
     </>
   );
 }

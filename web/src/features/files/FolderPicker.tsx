@@ -4,7 +4,7 @@
  * the current folder.
  */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { getResource, type Resource } from '../../api/resources';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
@@ -93,7 +93,11 @@ function FolderPicker({ action, current, resolve, dismiss }: PickOptions & Promp
       }
     >
       <p className="picker__where">
-        {t('files.prompts.destination')}: <strong dir="auto">{folder}</strong>
+        <Trans
+          i18nKey="files.prompts.destinationIs"
+          values={{ path: folder }}
+          components={{ path: <strong dir="auto" /> }}
+        />
       </p>
       <ul className="picker" aria-label={t('files.prompts.destination')}>
         {parent !== null ? (

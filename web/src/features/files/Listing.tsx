@@ -1,25 +1,43 @@
 /**
  * A folder's items, virtualized (spec §2 "File browser"): only the rows in and near the window are
  * in the DOM, so 100,000 entries cost the same nodes as 50. List, mosaic and gallery views; a
- * header to sort by name, size or last modified; lazy thumbnails for images.
+ * header to sort by name, size or last modified; lazy thumbnails for images. The listbox has one
+ * tabbable option (the focused one); arrow keys, Home and End move it, scrolling it into view.
+ * Items answer long presses, drags onto folders and context menus.
  */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
+  useEffect,
   useId,
   useLayoutEffect,
   useRef,
   useState,
+  type DragEvent,
   type KeyboardEvent,
   type MouseEvent,
+  type PointerEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceItem } from '../../api/resources';
 import { Icon } from '../../components/Icon';
 import { config } from '../../config';
+import type { Point } from '../../lib/placement';
 import type { SortField, Sorting } from '../../lib/sorting';
 import { thumbUrl } from './api';
+import {
+  canDropOn,
+  currentDrag,
+  endDrag,
+  folderPath,
+  isItemsDrag,
+  ITEMS_DRAG_TYPE,
+  startDrag,
+  type Drag,
+} from './dnd';
 import { ItemDetails } from './ItemDetails';
+import { LongPress } from './longPress';
+import { isMoveKey, nextIndex, type FocusModifiers, type Selection } from './selection';
 
 export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
 
@@ -31,24 +49,70 @@ const SORT_FIELDS: { field: SortField; label: 'files.name' | 'files.size' | 'fil
   { field: 'modified', label: 'files.modified' },
 ];
 
+/** Scroll item `index` into view, and focus it when `focus`; a new object asks again. */
+export interface Reveal {
+  index: number;
+  focus: boolean;
+}
+
 export interface ListingProps {
   items: ResourceItem[];
   view: ViewMode;
-  selected: ReadonlySet<number>;
-  /** Multiple-selection mode: every item shows a check box. */
-  multiple: boolean;
+  selection: Selection;
   sorting: Sorting;
   absoluteDates: boolean;
+  /** A long press with the mouse selects too (single-click mode); touch always does. */
+  longPressMouse: boolean;
+  /** Items may be dragged onto folders (the rename permission). */
+  canDrag: boolean;
+  reveal: Reveal | null;
   onSort: (field: SortField) => void;
-  onItemClick: (index: number, e: MouseEvent | KeyboardEvent) => void;
+  onItemClick: (index: number, e: MouseEvent) => void;
   onOpen: (item: ResourceItem) => void;
+  /** The keyboard moved to item `index`. */
+  onMove: (index: number, mods: FocusModifiers) => void;
+  /** Space on item `index`. */
+  onToggle: (index: number) => void;
+  onLongPress: (index: number) => void;
+  /** A context menu asked for on item `index` (right click, the menu key, Shift+F10). */
+  onContextMenu: (index: number, at: Point) => void;
+  /** The drag that starts on item `index`: the selection when it holds the item, else the item. */
+  onDragStart: (index: number) => Drag;
+  /** Dragged items dropped on folder item `index`. */
+  onDrop: (index: number, drag: Drag) => void;
+}
+
+/** The padding the window keeps clear of the fixed header (CSS scroll-padding on the root). */
+function scrollPadding(): { start: number; end: number } {
+  const style = getComputedStyle(document.documentElement);
+  return { start: parseFloat(style.scrollPaddingTop) || 0, end: parseFloat(style.scrollPaddingBottom) || 0 };
+}
+
+/** A small picture of what is dragged: the first name and how many items. */
+function dragImage(first: string, count: number): HTMLElement {
+  const ghost = document.createElement('div');
+  ghost.className = 'drag-ghost';
+  const name = document.createElement('span');
+  name.textContent = first;
+  name.dir = 'auto';
+  const badge = document.createElement('span');
+  badge.className = 'badge';
+  badge.textContent = String(count);
+  ghost.append(name, badge);
+  document.body.append(ghost);
+  return ghost;
 }
 
 export function Listing(props: ListingProps) {
-  const { items, view, selected, multiple, sorting, onSort } = props;
+  const { items, view, selection, sorting, reveal, onSort, onMove, onToggle, onOpen, onContextMenu } = props;
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState({ width: 0, top: 0 });
+  const [padding, setPadding] = useState({ start: 0, end: 0 });
+  const [dropIndex, setDropIndex] = useState<number | null>(null);
+  // One press at a time: the long-press clock is shared by the items.
+  const [longPress] = useState(() => new LongPress<number>());
+  useEffect(() => () => longPress.cancel(), [longPress]);
 
   // Where the listing starts on the page (the window scrolls) and how wide it is; content above
   // it (breadcrumbs, toolbar) can change, so this is checked after every render too.
@@ -58,6 +122,8 @@ export function Listing(props: ListingProps) {
     const rect = el.getBoundingClientRect();
     const next = { width: rect.width, top: rect.top + window.scrollY };
     setBox((b) => (b.width === next.width && b.top === next.top ? b : next));
+    const pad = scrollPadding();
+    setPadding((p) => (p.start === pad.start && p.end === pad.end ? p : pad));
   }, []);
   useLayoutEffect(measure);
   useLayoutEffect(() => {
@@ -76,10 +142,78 @@ export function Listing(props: ListingProps) {
     estimateSize: () => ROW_HEIGHT[view],
     overscan: 4,
     scrollMargin: box.top,
+    scrollPaddingStart: padding.start,
+    scrollPaddingEnd: padding.end,
   });
+  const virtualRows = virtualizer.getVirtualItems();
+
+  // Keyboard focus follows the focused item once its row is rendered (after scrolling to it).
+  const pendingFocus = useRef<number | null>(null);
+  const scrollTo = useCallback(
+    (index: number, focus: boolean) => {
+      virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' });
+      if (focus) pendingFocus.current = index;
+    },
+    [virtualizer, columns],
+  );
+  useLayoutEffect(() => {
+    const index = pendingFocus.current;
+    if (index === null) return;
+    const el = ref.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    if (!el) return;
+    pendingFocus.current = null;
+    el.focus({ preventScroll: true });
+  });
+  useEffect(() => {
+    if (reveal) scrollTo(reveal.index, reveal.focus);
+  }, [reveal, scrollTo]);
+
+  // The one tabbable option: the focused item when it is rendered, else the first rendered one.
+  const firstRow = virtualRows[0]?.index ?? 0;
+  const lastRow = virtualRows.at(-1)?.index ?? -1;
+  const focusRendered =
+    selection.focus !== null &&
+    Math.floor(selection.focus / columns) >= firstRow &&
+    Math.floor(selection.focus / columns) <= lastRow;
+  const tabbable = focusRendered ? selection.focus : firstRow * columns;
+
+  function openMenuOn(index: number) {
+    const el = ref.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    const rect = el?.getBoundingClientRect();
+    const rtl = el ? getComputedStyle(el).direction === 'rtl' : false;
+    if (rect)
+      onContextMenu(index, { x: rtl ? rect.right - 24 : rect.left + 24, y: rect.top + rect.height / 2 });
+  }
+
+  function handleKeyDown(e: KeyboardEvent, at: number) {
+    if (isMoveKey(e.key) && !e.altKey) {
+      const rtl = getComputedStyle(e.currentTarget).direction === 'rtl';
+      const to = nextIndex(at, e.key, { count: items.length, columns, rtl });
+      if (to === null) return;
+      e.preventDefault();
+      onMove(to, { extend: e.shiftKey, keep: e.ctrlKey || e.metaKey });
+      scrollTo(to, true);
+      return;
+    }
+    const item = items[at];
+    if (e.key === 'Enter' && item && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      onOpen(item);
+    } else if (e.key === ' ') {
+      e.preventDefault();
+      onToggle(at);
+    } else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      e.preventDefault();
+      openMenuOn(at);
+    }
+  }
+
+  const itemProps: ItemShared = { ...props, dropIndex, setDropIndex, longPress, onKeyDown: handleKeyDown };
 
   return (
-    <div className={`listing listing--${view.replace(' ', '-')}${multiple ? ' listing--multiple' : ''}`}>
+    <div
+      className={`listing listing--${view.replace(' ', '-')}${selection.multiple ? ' listing--multiple' : ''}`}
+    >
       <div className="listing__header" role="group" aria-label={t('files.sortBy')}>
         {SORT_FIELDS.map(({ field, label }) => {
           const active = sorting.by === field;
@@ -114,7 +248,7 @@ export function Listing(props: ListingProps) {
         aria-label={t('files.items')}
         style={{ blockSize: virtualizer.getTotalSize() }}
       >
-        {virtualizer.getVirtualItems().map((row) => (
+        {virtualRows.map((row) => (
           <div
             key={row.key}
             role="none"
@@ -130,11 +264,11 @@ export function Listing(props: ListingProps) {
               return (
                 <Item
                   key={item.path}
-                  {...props}
+                  {...itemProps}
                   item={item}
                   index={index}
-                  setSize={items.length}
-                  isSelected={selected.has(index)}
+                  isSelected={selection.selected.has(index)}
+                  isTabbable={index === tabbable}
                 />
               );
             })}
@@ -145,25 +279,90 @@ export function Listing(props: ListingProps) {
   );
 }
 
-interface ItemProps extends ListingProps {
+interface ItemShared extends ListingProps {
+  dropIndex: number | null;
+  setDropIndex: (update: (index: number | null) => number | null) => void;
+  longPress: LongPress<number>;
+  onKeyDown: (e: KeyboardEvent, index: number) => void;
+}
+
+interface ItemProps extends ItemShared {
   item: ResourceItem;
   index: number;
-  setSize: number;
   isSelected: boolean;
+  isTabbable: boolean;
 }
 
 function Item(props: ItemProps) {
-  const { item, index, setSize, isSelected, multiple, view, absoluteDates, onItemClick, onOpen } = props;
+  const { item, index, isSelected, isTabbable, selection, view, absoluteDates, canDrag, dropIndex } = props;
+  const { onItemClick, onOpen, setDropIndex, longPress } = props;
   const ids = useId();
   const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir;
 
-  function handleKeyDown(e: KeyboardEvent) {
-    if (e.key === 'Enter') onOpen(item);
-    else if (e.key === ' ') {
+  function handlePointerDown(e: PointerEvent) {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) {
+      longPress.cancel();
+      return;
+    }
+    if (e.pointerType === 'mouse' && !props.longPressMouse) return;
+    longPress.start(index, e.clientX, e.clientY, props.onLongPress);
+  }
+
+  function handleClick(e: MouseEvent) {
+    // The click the browser sends when a long press is let go is part of that press.
+    if (longPress.consumeFired()) {
       e.preventDefault();
-      onItemClick(index, e);
+      return;
+    }
+    onItemClick(index, e);
+  }
+
+  function handleContextMenu(e: MouseEvent) {
+    e.preventDefault();
+    // A touch held down is a long press, never a menu.
+    if (longPress.pending || longPress.fired) return;
+    props.onContextMenu(index, { x: e.clientX, y: e.clientY });
+  }
+
+  function handleDragStart(e: DragEvent) {
+    longPress.cancel();
+    const drag = props.onDragStart(index);
+    startDrag(drag);
+    e.dataTransfer.effectAllowed = 'move';
+    e.dataTransfer.setData(ITEMS_DRAG_TYPE, JSON.stringify(drag.items.map((i) => i.path)));
+    if (drag.items.length > 1) {
+      const ghost = dragImage(item.name, drag.items.length);
+      e.dataTransfer.setDragImage(ghost, -12, -12);
+      setTimeout(() => ghost.remove(), 0);
     }
   }
+
+  const target = item.isDir ? folderPath(item.path) : null;
+  function accepts(e: DragEvent): boolean {
+    return target !== null && isItemsDrag(e.dataTransfer.types) && canDropOn(target, currentDrag());
+  }
+  function handleDragOver(e: DragEvent) {
+    if (!accepts(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'move';
+    setDropIndex(() => index);
+  }
+  function handleDragLeave(e: DragEvent) {
+    if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+    setDropIndex((d) => (d === index ? null : d));
+  }
+  function handleDrop(e: DragEvent) {
+    const drag = currentDrag();
+    setDropIndex(() => null);
+    if (!accepts(e) || !drag) return;
+    e.preventDefault();
+    endDrag();
+    props.onDrop(index, drag);
+  }
+
+  const classes = ['item'];
+  if (isSelected) classes.push('item--selected');
+  if (dropIndex === index) classes.push('item--drop');
 
   return (
     <div
@@ -172,21 +371,44 @@ function Item(props: ItemProps) {
       aria-labelledby={`${ids}-name`}
       aria-describedby={`${ids}-details`}
       aria-posinset={index + 1}
-      aria-setsize={setSize}
-      tabIndex={0}
-      className={isSelected ? 'item item--selected' : 'item'}
+      aria-setsize={props.items.length}
+      tabIndex={isTabbable ? 0 : -1}
+      className={classes.join(' ')}
       data-dir={item.isDir}
-      onClick={(e) => onItemClick(index, e)}
+      data-index={index}
+      draggable={canDrag}
+      onClick={handleClick}
       onDoubleClick={() => onOpen(item)}
-      onKeyDown={handleKeyDown}
+      onKeyDown={(e) => props.onKeyDown(e, index)}
+      onPointerDown={handlePointerDown}
+      onPointerMove={(e) => longPress.move(e.clientX, e.clientY)}
+      onPointerUp={() => longPress.cancel()}
+      onPointerCancel={() => longPress.cancel()}
+      onPointerLeave={() => longPress.cancel()}
+      onContextMenu={handleContextMenu}
+      onDragStart={handleDragStart}
+      onDragEnd={() => {
+        endDrag();
+        setDropIndex(() => null);
+      }}
+      onDragEnter={handleDragOver}
+      onDragOver={handleDragOver}
+      onDragLeave={handleDragLeave}
+      onDrop={handleDrop}
     >
       <span className="item__icon">
         {thumb ? (
-          <img src={thumbUrl(item.path, item.modified)} alt="" loading="lazy" decoding="async" />
+          <img
+            src={thumbUrl(item.path, item.modified)}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            draggable={false}
+          />
         ) : (
           <Icon name={item.isDir ? 'folder' : 'file'} size={view === 'mosaic gallery' ? 56 : 24} />
         )}
-        {multiple ? (
+        {selection.multiple ? (
           <span className="item__check" aria-hidden="true">
             {isSelected ? <Icon name="checkMark" size={16} /> : null}
           </span>

@@ -1,47 +1,81 @@
 /**
  * Re-selecting new items after a change (spec §2: "after a paste, move or upload the browser
  * re-selects the new item"). Whoever created items calls `requestReselect(folder, names)` once the
- * folder's listing has been reloaded; the file browser showing that folder selects them as soon as
- * they are in its listing. A browser mounted later (another folder visited meanwhile) ignores it.
+ * change is done (or `requestReselectNew(folder, before)` when the server picked the names); the
+ * file browser showing that folder selects them as soon as they are in its listing and scrolls to
+ * the first. A request for a folder not shown waits until a browser shows it; a newer request for
+ * the same folder replaces it.
  */
 import { useCallback, useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { Selection } from './selection';
 
-type Listener = (folder: string, names: readonly string[]) => void;
-const listeners = new Set<Listener>();
-
-export function requestReselect(folder: string, names: readonly string[]): void {
-  if (names.length === 0) return;
-  for (const listener of listeners) listener(folder, names);
+export interface Wanted {
+  /** Names to select. */
+  names: readonly string[];
+  /** When set: also every item whose name is not in it (copies renamed by the server). */
+  before: ReadonlySet<string> | null;
 }
 
-/** The positions of the items named `names` in `items` (empty when none is listed yet). */
-export function indexesOfNames(items: readonly { name: string }[], names: readonly string[]): number[] {
-  const wanted = new Set(names);
+const waiting = new Map<string, Wanted>();
+const listeners = new Set<(folder: string) => void>();
+
+function want(folder: string, wanted: Wanted): void {
+  waiting.set(folder, wanted);
+  for (const listener of listeners) listener(folder);
+}
+
+/** Selects the items named `names` in `folder` (ends in `/`) once its listing has them. */
+export function requestReselect(folder: string, names: readonly string[]): void {
+  if (names.length === 0) return;
+  want(folder, { names, before: null });
+}
+
+/** Selects whatever is in `folder` that was not among the names `before` (renamed copies). */
+export function requestReselectNew(folder: string, before: readonly string[]): void {
+  want(folder, { names: [], before: new Set(before) });
+}
+
+/** The positions of the wanted items in `items` (empty when none is listed yet). */
+export function indexesOfWanted(items: readonly { name: string }[], wanted: Wanted): number[] {
+  const names = new Set(wanted.names);
   const out: number[] = [];
   items.forEach((item, i) => {
-    if (wanted.has(item.name)) out.push(i);
+    if (names.has(item.name) || (wanted.before !== null && !wanted.before.has(item.name))) out.push(i);
   });
   return out;
 }
 
-/** Applies reselect requests for `folder` to the listing `items`. */
+/** The positions of the items named `names` in `items`. */
+export function indexesOfNames(items: readonly { name: string }[], names: readonly string[]): number[] {
+  return indexesOfWanted(items, { names, before: null });
+}
+
+/**
+ * Applies reselect requests for `folder` to the listing `items`; `onFound` gets the first
+ * selected position (to scroll it into view).
+ */
 export function useReselect(
   folder: string,
   items: readonly { name: string }[],
   setSelection: Dispatch<SetStateAction<Selection>>,
+  onFound?: (first: number) => void,
 ): void {
-  const wanted = useRef<readonly string[] | null>(null);
   const latest = useRef(items);
+  const found = useRef(onFound);
+  useEffect(() => {
+    found.current = onFound;
+  });
   const apply = useCallback(() => {
-    if (!wanted.current) return;
-    const found = indexesOfNames(latest.current, wanted.current);
-    const first = found[0];
+    const wanted = waiting.get(folder);
+    if (!wanted) return;
+    const indexes = indexesOfWanted(latest.current, wanted);
+    const first = indexes[0];
     if (first === undefined) return;
-    wanted.current = null;
+    waiting.delete(folder);
     // Multiple-selection mode stays as it was; the keyboard lands on the first new item.
-    setSelection((s) => ({ ...s, selected: new Set(found), anchor: first, focus: first }));
-  }, [setSelection]);
+    setSelection((s) => ({ ...s, selected: new Set(indexes), anchor: first, focus: first }));
+    found.current?.(first);
+  }, [folder, setSelection]);
 
   useEffect(() => {
     latest.current = items;
@@ -49,10 +83,8 @@ export function useReselect(
   }, [items, apply]);
 
   useEffect(() => {
-    const listener: Listener = (target, names) => {
-      if (target !== folder) return;
-      wanted.current = names;
-      apply();
+    const listener = (target: string) => {
+      if (target === folder) apply();
     };
     listeners.add(listener);
     return () => {
