@@ -421,6 +421,8 @@ test.describe('the context menu on a phone', () => {
     await item.click({ button: 'right', position: { x: box.width - 10, y: box.height / 2 } });
     await expect(files.menu()).toBeVisible();
     await expectInViewport(page, files.menu());
+    // No keyboard shortcut hints on a touch screen.
+    await expect(files.menu().locator('kbd').first()).toBeHidden();
     await shots(page, 'files-context-menu');
   });
 });
