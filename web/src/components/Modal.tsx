@@ -18,6 +18,8 @@ export interface ModalProps {
   /** Enter outside buttons and text areas. */
   onEnter?: () => void;
   wide?: boolean;
+  /** A body long enough to scroll: it takes keyboard focus so that it can be scrolled with keys. */
+  scrollable?: boolean;
 }
 
 export function Modal({
@@ -28,6 +30,7 @@ export function Modal({
   zIndex,
   onEnter,
   wide = false,
+  scrollable = false,
 }: ModalProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -86,7 +89,14 @@ export function Modal({
         <h2 id={titleId} className="modal__title">
           {title}
         </h2>
-        <div className="modal__body">{children}</div>
+        {scrollable ? (
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a body that scrolls: keyboard users scroll it with the arrow keys once it has focus
+          <div className="modal__body" role="region" aria-labelledby={titleId} tabIndex={0}>
+            {children}
+          </div>
+        ) : (
+          <div className="modal__body">{children}</div>
+        )}
         {actions ? <div className="modal__actions">{actions}</div> : null}
       </div>
     </div>

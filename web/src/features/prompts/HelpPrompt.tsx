@@ -44,6 +44,7 @@ function HelpPrompt({ resolve }: PromptProps<true>) {
     <PromptCard
       title={t('help.title')}
       wide
+      scrollable
       onEnter={() => resolve(true)}
       actions={
         <button type="button" className="button button--primary" data-autofocus onClick={() => resolve(true)}>
