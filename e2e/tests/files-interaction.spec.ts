@@ -407,6 +407,25 @@ test.describe('the context menu', () => {
   });
 });
 
+test.describe('the context menu right to left', () => {
+  test('opens towards the left in Hebrew and stays inside the window', async ({ page, server }) => {
+    seed(server.root, 'ctx-rtl', { 'a.txt': 1 });
+    await createUser(server.url, { username: 'rtl-menu', password: 'rtl-menu-password-2024', locale: 'he' });
+    await signIn(page, server.url, 'rtl-menu', 'rtl-menu-password-2024');
+    const files = new Files(page);
+    await files.goto('ctx-rtl/');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    const item = page.getByRole('option', { name: 'a.txt', exact: true });
+    const box = (await item.boundingBox())!;
+    await item.click({ button: 'right', position: { x: box.width / 2, y: box.height / 2 } });
+    await expect(files.menu()).toBeVisible();
+    const menu = (await files.menu().boundingBox())!;
+    expect(menu.x + menu.width).toBeLessThanOrEqual(box.x + box.width / 2 + 1);
+    await expectInViewport(page, files.menu());
+    await shots(page, 'files-context-menu-rtl');
+  });
+});
+
 test.describe('the context menu on a phone', () => {
   test.use(PHONE);
 
