@@ -14,6 +14,8 @@ import { updateUserFields } from '../../api/users';
 import { Icon } from '../../components/Icon';
 import { Menu, type MenuEntry } from '../../components/Menu';
 import type { Point } from '../../lib/placement';
+import { triggerDownload } from '../../lib/download';
+import { isTypingTarget } from '../../lib/keyboard';
 import { filesRoute, folderOf } from '../../lib/paths';
 import { isSortField, nextSorting, sortItems, type SortField, type Sorting } from '../../lib/sorting';
 import { usePrompts } from '../../stores/prompts';
@@ -66,13 +68,6 @@ function initialSorting(folder: Resource): Sorting {
   return { by: isSortField(s?.by) ? s.by : 'name', asc: s?.asc !== false };
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
-  );
-}
-
 /** How a toolbar shortcut reads in a menu. */
 function shortcutHint(shortcut: string | undefined): string | undefined {
   return shortcut?.replace('Control', 'Ctrl').replace('Delete', 'Del');
@@ -81,15 +76,6 @@ function shortcutHint(shortcut: string | undefined): string | undefined {
 /** Focus is on nothing in particular: arrow keys then start moving through the listing. */
 function onPageItself(target: EventTarget | null): boolean {
   return target === document.body || (target instanceof HTMLElement && target.id === 'main');
-}
-
-function download(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = '';
-  document.body.append(a);
-  a.click();
-  a.remove();
 }
 
 export function FileBrowser({ folder, path }: { folder: Resource; path: string }) {
@@ -352,13 +338,13 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   async function downloadSelection() {
     const only = selected[0];
     if (selected.length === 1 && only && !only.isDir) {
-      download(rawUrl(only.path));
+      triggerDownload(rawUrl(only.path));
       return;
     }
     const algo = await chooseArchiveFormat();
     if (!algo) return;
     const names = selected.length > 0 ? selected.map((i) => i.name) : [];
-    download(archiveUrl(path, names, algo));
+    triggerDownload(archiveUrl(path, names, algo));
   }
 
   const can = {
@@ -379,7 +365,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   useEffect(() => {
     if (promptOpen) return;
     function handleKeyDown(e: globalThis.KeyboardEvent) {
-      if (isTyping(e.target) || e.defaultPrevented) return;
+      if (isTypingTarget(e.target) || e.defaultPrevented) return;
       const mod = e.ctrlKey || e.metaKey;
       if (e.key === 'Escape') setSelection(EMPTY_SELECTION);
       else if (isMoveKey(e.key) && onPageItself(e.target) && items.length > 0) {
