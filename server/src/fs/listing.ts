@@ -12,7 +12,7 @@ import type { Rule, Sorting } from '@coffer/protocol';
 import { extensionOf, detectType, type ResourceType } from './types.js';
 import { cachedRfc3339Nano, goFileMode, isDirMode, isRegularMode, rfc3339Nano, splitNs } from './format.js';
 import { isTempName } from './names.js';
-import { isReservedEntry } from './reserved.js';
+import { reservedNamesIn } from './reserved.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { sortIndices, type SortSource } from './sort.js';
@@ -81,11 +81,12 @@ async function collect(dir: ScopedPath, viewer: RuleSubject, globalRules: readon
   const kept: number[] = [];
   const prefix = dir.virtual === '/' ? '/' : dir.virtual + '/';
   const noRules = globalRules.length === 0 && viewer.rules.length === 0;
+  const reserved = reservedNamesIn(dir.real);
   for (let i = 0; i < n; i++) {
     const kind = raw.kind[i]!;
     if (kind === ENTRY.escaping || kind === ENTRY.gone) continue;
     const name = raw.names[i]!;
-    if (isTempName(name) || isReservedEntry(dir.real, name)) continue;
+    if (isTempName(name) || reserved.has(name)) continue;
     if (viewer.hideDotfiles && name.startsWith('.')) continue;
     if (!noRules && isDenied(viewer, prefix + name, globalRules)) continue;
     if (kind === ENTRY.link) link[i] = 1;
@@ -159,10 +160,18 @@ function forEachItem(
 class JsonSink {
   private buf: Buffer;
   private len = 0;
+  /** Text not yet encoded: pieces are gathered to about 64 KiB, then encoded in one call. */
+  private pending = '';
   constructor(capacity: number) {
     this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
   }
   write(s: string): void {
+    this.pending += s;
+    if (this.pending.length >= 65536) this.flush();
+  }
+  private flush(): void {
+    const s = this.pending;
+    this.pending = '';
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (this.len + s.length * 3 > this.buf.length) {
       const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + s.length * 3));
@@ -172,6 +181,7 @@ class JsonSink {
     this.len += this.buf.write(s, this.len, 'utf8');
   }
   result(): Buffer {
+    this.flush();
     return this.buf.subarray(0, this.len);
   }
 }

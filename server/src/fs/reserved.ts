@@ -30,3 +30,15 @@ export function isReserved(real: string): boolean {
 export function isReservedEntry(dirReal: string, name: string): boolean {
   return reserved.size > 0 && reserved.has(path.join(dirReal, name));
 }
+
+/**
+ * The reserved entries directly in the folder `dirReal`, by name (empty when none): a listing
+ * asks once per folder instead of once per entry.
+ */
+export function reservedNamesIn(dirReal: string): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (reserved.size === 0) return names;
+  const dir = path.resolve(dirReal);
+  for (const r of reserved) if (path.dirname(r) === dir) names.add(path.basename(r));
+  return names;
+}

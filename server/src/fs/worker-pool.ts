@@ -56,8 +56,11 @@ function stats({ id, dir, root, joined, n }) {
   const kind = new Uint8Array(n), size = new Float64Array(n), sec = new Float64Array(n);
   const nsec = new Uint32Array(n), mode = new Uint32Array(n), real = {};
   const B = 1000000000n;
+  // A name from readdir never holds a slash: joining by concatenation is exact (and path.join of
+  // every entry was a tenth of a worker's time).
+  const prefix = dir.endsWith('/') ? dir : dir + '/';
   for (let i = 0; i < n; i++) {
-    const p = path.join(dir, names[i]);
+    const p = prefix + names[i];
     let st;
     try { st = fs.lstatSync(p, { bigint: true }); } catch { kind[i] = 4; continue; }
     if ((Number(st.mode) & S_IFMT) === S_IFLNK) {
