@@ -30,6 +30,27 @@ export class Files {
     await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
   }
 
+  /**
+   * The item `name`, scrolled into the DOM first: the listing is virtualized, so in a crowded
+   * folder (the worker's shared root) an item below the fold is not rendered until scrolled to.
+   */
+  async reveal(name: string) {
+    const item = this.item(name);
+    await this.items().first().waitFor();
+    await this.page.evaluate(() => window.scrollTo(0, 0));
+    for (let step = 0; step < 500 && (await item.count()) === 0; step++) {
+      const moved = await this.page.evaluate(() => {
+        const before = window.scrollY;
+        window.scrollBy(0, window.innerHeight * 0.7);
+        return window.scrollY !== before;
+      });
+      if (!moved) break;
+      // One frame for the virtualizer to render the rows now in view.
+      await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    }
+    return item;
+  }
+
   async names(): Promise<string[]> {
     // An item is named by its name element (aria-labelledby).
     return this.items().evaluateAll((els) =>

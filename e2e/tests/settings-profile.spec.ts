@@ -76,7 +76,7 @@ test.describe('profile settings', () => {
     await settings.toggle('Open with a single click', true);
     const files = new Files(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My files' }).click();
-    await files.item(u.name).click();
+    await (await files.reveal(u.name)).click();
     await expect(page).toHaveURL(new RegExp(`/files/${u.folder}$`));
     await files.item('inside').click();
     await expect(page).toHaveURL(new RegExp(`/files/${u.folder}inside/$`));
