@@ -26,14 +26,9 @@ export function isReserved(real: string): boolean {
   return false;
 }
 
-/** The entry `name` of the folder `dirReal` is a reserved path (listings and walks). */
-export function isReservedEntry(dirReal: string, name: string): boolean {
-  return reserved.size > 0 && reserved.has(path.join(dirReal, name));
-}
-
 /**
- * The reserved entries directly in the folder `dirReal`, by name (empty when none): a listing
- * asks once per folder instead of once per entry.
+ * The reserved entries directly in the folder `dirReal`, by name (empty when none), asked once
+ * per folder by listings, walks and search instead of once per entry.
  */
 export function reservedNamesIn(dirReal: string): ReadonlySet<string> {
   const names = new Set<string>();

@@ -10,7 +10,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { ScopedPath } from './resolve.js';
 import { linkTarget } from './walk.js';
-import { isReservedEntry } from './reserved.js';
+import { reservedNamesIn } from './reserved.js';
 import { isTempName } from './names.js';
 
 export interface SearchFolder {
@@ -48,7 +48,8 @@ const YIELD_EVERY_MS = 20;
 
 async function list(real: string): Promise<Dirent[]> {
   const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
-  return entries.filter((d) => !isTempName(d.name) && !isReservedEntry(real, d.name));
+  const reserved = reservedNamesIn(real);
+  return entries.filter((d) => !isTempName(d.name) && !reserved.has(d.name));
 }
 
 function byName(a: Dirent, b: Dirent): number {

@@ -9,7 +9,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { isTempName } from './names.js';
-import { isReservedEntry } from './reserved.js';
+import { reservedNamesIn } from './reserved.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { childVirtual, isInside, resolveInArea, type ScopedPath } from './resolve.js';
 
@@ -144,7 +144,8 @@ async function* visit(
   if (opts.maxDepth !== undefined && depth > opts.maxDepth) return;
   let names: string[];
   try {
-    names = (await readdir(dirReal)).filter((n) => !isTempName(n) && !isReservedEntry(dirReal, n));
+    const reserved = reservedNamesIn(dirReal);
+    names = (await readdir(dirReal)).filter((n) => !isTempName(n) && !reserved.has(n));
   } catch (error) {
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
