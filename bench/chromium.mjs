@@ -1,19 +1,8 @@
-// Debian's Chromium as the e2e tests drive it (e2e/playwright.config.ts): the same binary and flags,
+// Debian's Chromium as the e2e tests drive it: the same binary and flags (e2e/support/chromium.mjs),
 // for the benchmarks that measure the client in a browser.
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium.mjs';
 
 export function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }

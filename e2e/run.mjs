@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { CHROMIUM_PATH } from './support/chromium.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -30,10 +31,9 @@ for (const [file, what] of Object.entries(needed)) {
     finish({ passed: 0, failed: 1, skipped: 0 }, 1);
   }
 }
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
+if (!existsSync(CHROMIUM_PATH)) {
   console.error(
-    `e2e: no Chromium at ${chromium} (Debian package "chromium"; scripts/system-deps.mjs installs it)`,
+    `e2e: no Chromium at ${CHROMIUM_PATH} (Debian package "chromium"; scripts/system-deps.mjs installs it)`,
   );
   finish({ passed: 0, failed: 1, skipped: 0 }, 1);
 }
