@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../../components/Icon';
 import type { FileActions } from './useFileActions';
+// The listing's toolbar buttons (.toolbar__button), restyled for this bar in preview.css.
+import '../files/files.css';
 
 interface ButtonProps {
   icon: IconName;
@@ -22,14 +24,14 @@ export function ToolbarButton({ icon, label, onClick, disabled, shortcut, iconOn
   return (
     <button
       type="button"
-      className={primary ? 'file-toolbar__button file-toolbar__button--primary' : 'file-toolbar__button'}
+      className={primary ? 'toolbar__button toolbar__button--primary' : 'toolbar__button'}
       onClick={onClick}
       disabled={disabled}
       aria-keyshortcuts={shortcut}
       title={label}
     >
       <Icon name={icon} size={20} />
-      <span className={iconOnly ? 'visually-hidden' : 'file-toolbar__label'}>{label}</span>
+      <span className={iconOnly ? 'visually-hidden' : undefined}>{label}</span>
     </button>
   );
 }

@@ -14,9 +14,9 @@ export function PdfViewer({ file, toolbar }: ViewerProps) {
   return (
     <>
       {toolbar(
-        <a className="file-toolbar__button" href={src} target="_blank" rel="noopener" title={t('preview.openInNewTab')}>
+        <a className="toolbar__button" href={src} target="_blank" rel="noopener" title={t('preview.openInNewTab')}>
           <Icon name="open" size={20} />
-          <span className="file-toolbar__label">{t('preview.openInNewTab')}</span>
+          <span>{t('preview.openInNewTab')}</span>
         </a>,
       )}
       <iframe className="pdf-frame" src={src} title={t('preview.pdfTitle', { name: file.name })} />
