@@ -35,6 +35,48 @@ describe('sortItems', () => {
     expect(sortItems(dated, { by: 'modified', asc: true }).map((i) => i.name)).toEqual(['old', 'new']);
   });
 
+  it('sorts a list that is in order but for its last pair, in either group', () => {
+    const names = Array.from({ length: 50 }, (_, i) => `f${i}`);
+    const files = [...names.slice(0, -2), names[49], names[48]].map((n) => item(n ?? ''));
+    expect(sortItems(files, { by: 'name', asc: true }).map((i) => i.name)).toEqual(names);
+    const dirs = [item('a', true), item('c', true), item('b', true), item('x')];
+    expect(sortItems(dirs, { by: 'name', asc: true }).map((i) => i.name)).toEqual(['a', 'b', 'c', 'x']);
+    const first = [item('b'), item('a'), item('c')];
+    expect(sortItems(first, { by: 'name', asc: true }).map((i) => i.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps a listing already in order as it is, equal items included, in a new array', () => {
+    const items = [item('B', true), item('a'), item('b', false, 10), item('b', false, 20), item('file10')];
+    const out = sortItems(items, { by: 'name', asc: true });
+    expect(out).toEqual(items);
+    expect(out).not.toBe(items);
+    // In order ascending is out of order descending, and the other way round.
+    expect(sortItems(items, { by: 'name', asc: false }).map((i) => i.name)).toEqual([
+      'B',
+      'file10',
+      'b',
+      'b',
+      'a',
+    ]);
+    const desc = [item('z'), item('y'), item('x', false, 0), item('x', false, 1)];
+    expect(sortItems(desc, { by: 'name', asc: false })).toEqual(desc);
+  });
+
+  it('gives what a full sort gives, sorted or not, by every field and direction', () => {
+    const pool = ['a', 'B', 'c2', 'c10', 'é', 'E', 'd'].flatMap((name, i) => [
+      item(name, i % 3 === 0, (i * 7) % 4, `2024-01-0${(i % 5) + 1}T00:00:00Z`),
+      item(`${name}x`, false, i % 2, '2024-01-01T00:00:00Z'),
+    ]);
+    for (const by of ['name', 'size', 'modified'] as const) {
+      for (const asc of [true, false]) {
+        const sorting = { by, asc };
+        const once = sortItems(pool, sorting);
+        expect(sortItems(once, sorting)).toEqual(once);
+        expect(sortItems([...pool].reverse(), sorting).map((i) => i.name)).toEqual(once.map((i) => i.name));
+      }
+    }
+  });
+
   it('does not change its input', () => {
     const items = [item('b'), item('a')];
     sortItems(items, { by: 'name', asc: true });
