@@ -24,9 +24,12 @@ export interface Resource extends ResourceItem {
   subtitles?: string[];
 }
 
-/** GET /api/resources{path}; a folder path ends in `/`. */
-export function getResource(virtualPath: string, signal?: AbortSignal): Promise<Resource> {
-  return requestJson<Resource>(`/resources${encodePath(virtualPath)}`, { signal });
+/**
+ * GET /api/resources{path}; a folder path ends in `/`. With `token` (a stored one, before the
+ * session is restored) instead of the session's, a 401 does not end the session.
+ */
+export function getResource(virtualPath: string, signal?: AbortSignal, token?: string): Promise<Resource> {
+  return requestJson<Resource>(`/resources${encodePath(virtualPath)}`, { signal, token });
 }
 
 /** PUT /api/resources{path}: the complete new content of an existing file (editor save). */

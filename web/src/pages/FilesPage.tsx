@@ -7,13 +7,14 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { queryKeys } from '../api/queryKeys';
-import { getResource, type Resource } from '../api/resources';
+import type { Resource } from '../api/resources';
 import { Spinner } from '../components/Spinner';
 import { useDocumentTitle } from '../components/useDocumentTitle';
 import { errorCodeOf } from '../features/errors/errorKind';
 import { ErrorScreen } from '../features/errors/ErrorScreen';
 import { Breadcrumbs } from '../features/files/Breadcrumbs';
 import { FileBrowser } from '../features/files/FileBrowser';
+import { loadResource } from '../features/files/prefetch';
 import { fileScreen } from '../features/preview/fileScreen';
 import { virtualPathOf } from '../lib/paths';
 import { useSession } from '../stores/session';
@@ -42,8 +43,9 @@ export default function FilesPage() {
   const path = virtualPathOf(useParams()['*']);
   const query = useQuery({
     queryKey: queryKeys.resource(path),
-    // TanStack Query aborts the previous request's signal when a new path is asked for (§4).
-    queryFn: ({ signal }) => getResource(path, signal),
+    // TanStack Query aborts the previous request's signal when a new path is asked for (§4). The
+    // first listing after a cold load may already be on its way (prefetch.ts).
+    queryFn: ({ signal }) => loadResource(path, signal),
     // Stepping from file to file keeps the open file on screen until the next one has loaded.
     placeholderData: (previous) => (previous && !previous.isDir && !path.endsWith('/') ? previous : undefined),
   });
