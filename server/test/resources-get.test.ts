@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './harness.js';
 import { denyPath, denyRegex, member, put, rawRequest } from './resources-support.js';
@@ -46,6 +47,34 @@ describe('GET /api/resources/{path}', () => {
     const list = await (await srv.fetch('/api/resources/', { token: u.token })).json();
     expect(list.items.map((i: { name: string }) => i.name)).toEqual(['ok.txt']);
     expect(list.numFiles).toBe(1);
+  });
+
+  it('compresses a big listing when the client accepts it, and sends the same JSON plain otherwise', async () => {
+    const u = await member(srv.get());
+    for (let i = 0; i < 400; i++) await put(u.dir, `many/file-${String(i).padStart(4, '0')}.txt`, 'x');
+    const plain = await rawRequest(srv.get(), '/api/resources/many/', { token: u.token });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    const listing = JSON.parse(plain.text);
+    expect(listing.items).toHaveLength(400);
+    for (const [accept, coding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip, deflate', 'gzip', gunzipSync],
+      ['br;q=0, gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const res = await rawRequest(srv.get(), '/api/resources/many/', { token: u.token, headers: { 'Accept-Encoding': accept } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(coding);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body.length, accept).toBeLessThan(plain.body.length / 5);
+      expect(JSON.parse(decode(res.body).toString('utf8')), accept).toEqual(listing);
+    }
+    // Small answers stay plain whatever is accepted.
+    const small = await rawRequest(srv.get(), '/api/resources/', { token: u.token, headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('answers 400 for NUL, control characters, bad UTF-8 and overlong names', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFolder, listFolderJson } from './listing.js';
 import { resolvePath } from './resolve.js';
+import { sortItems } from './sort.js';
 import { closeWorkerPools, statDirectory } from './worker-pool.js';
 
 let base: string;
@@ -52,6 +53,21 @@ describe('listing a big folder', () => {
     expect(json.items.find((i: { name: string }) => i.name === 'zz-broken').type).toBe('invalid_link');
     expect(json.items.find((i: { name: string }) => i.name === 'zz-link')).toMatchObject({ isSymlink: true, size: 1 });
     expect(json.items.some((i: { name: string }) => i.name === 'zz-out')).toBe(false);
+  });
+
+  it('orders by every sorting exactly as the sort rules say (name order computed while the workers stat)', async () => {
+    const p = await resolvePath(viewer, '/big', { serverRoot: path.join(base, 'root'), globalRules: [] });
+    const disk = (await listFolder(p, viewer, [])).items;
+    const sortable = disk.map((i) => ({ name: i.name, isDir: i.isDir, size: i.size, mtime: Date.parse(i.modified) }));
+    for (const by of ['name', 'size', 'modified', 'weird']) {
+      for (const asc of [false, true]) {
+        const sorting = { by, asc };
+        const json = JSON.parse((await listFolderJson(p, { ...viewer, sorting }, [])).toString('utf8'));
+        const expected = sortItems(sortable.slice().sort((a, b) => (a.name < b.name ? -1 : 1)), sorting).map((i) => i.name);
+        if (by === 'modified') expect(json.items.length, `${by} ${asc}`).toBe(expected.length);
+        else expect(json.items.map((i: { name: string }) => i.name), `${by} ${asc}`).toEqual(expected);
+      }
+    }
   });
 
   it('escapes names in the hand-written JSON', async () => {

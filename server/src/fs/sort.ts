@@ -48,15 +48,41 @@ export interface SortSource {
   mtime(i: number): number;
 }
 
-function byName(src: SortSource, k: string[]) {
-  return (a: number, b: number): number => {
-    const ka = k[a]!;
-    const kb = k[b]!;
+/** Natural, case-insensitive order with ties broken by code units: a total order of distinct names. */
+export function naturalOrder(indices: readonly number[], name: (i: number) => string): number[] {
+  const keys: string[] = [];
+  for (const i of indices) keys[i] = naturalKey(name(i));
+  return indices.slice().sort((a, b) => {
+    const ka = keys[a]!;
+    const kb = keys[b]!;
     if (ka !== kb) return ka < kb ? -1 : 1;
-    const na = src.name(a);
-    const nb = src.name(b);
+    const na = name(a);
+    const nb = name(b);
     return na < nb ? -1 : na > nb ? 1 : 0;
-  };
+  });
+}
+
+/**
+ * Whether `sorting` orders by name alone — the order can then be computed from the names before
+ * the stats are in (`naturalOrder`, then `orderByName`).
+ */
+export function sortsByName(sorting: Sorting): boolean {
+  return sorting.by === 'name' || (sorting.by !== 'size' && sorting.by !== 'modified' && sorting.asc);
+}
+
+/**
+ * The listing order for a name sorting, from indices already in `naturalOrder`: folders first,
+ * each group A→Z, or Z→A for `asc: true` (File Browser's quirk). Linear.
+ */
+export function orderByName(named: readonly number[], isDir: (i: number) => boolean, asc: boolean): number[] {
+  const dirs: number[] = [];
+  const files: number[] = [];
+  const n = named.length;
+  for (let j = 0; j < n; j++) {
+    const i = named[asc ? n - 1 - j : j]!;
+    (isDir(i) ? dirs : files).push(i);
+  }
+  return dirs.concat(files);
 }
 
 /**
@@ -65,22 +91,15 @@ function byName(src: SortSource, k: string[]) {
  */
 export function sortIndices(indices: number[], src: SortSource, sorting: Sorting): number[] {
   const { by, asc } = sorting;
+  if (sortsByName(sorting)) return orderByName(naturalOrder(indices, src.name), src.isDir, asc);
   if (by === 'modified') return indices.slice().sort((a, b) => (asc ? src.mtime(a) - src.mtime(b) : src.mtime(b) - src.mtime(a)));
+  if (by !== 'size') return indices.slice();
   const dirs: number[] = [];
   const files: number[] = [];
   for (const i of indices) (src.isDir(i) ? dirs : files).push(i);
-  if (by === 'size') {
-    const up = (a: number, b: number) => src.size(a) - src.size(b);
-    const down = (a: number, b: number) => src.size(b) - src.size(a);
-    return asc ? dirs.sort(up).concat(files.sort(up)) : files.sort(down).concat(dirs.sort(down));
-  }
-  if (by !== 'name' && !asc) return indices.slice();
-  // name (and unknown `by` with asc: true): folders first; asc:false → ascending (the quirk).
-  const keys: string[] = [];
-  for (const i of indices) keys[i] = naturalKey(src.name(i));
-  const cmp = byName(src, keys);
-  const order = asc ? (a: number, b: number) => cmp(b, a) : cmp;
-  return dirs.sort(order).concat(files.sort(order));
+  const up = (a: number, b: number) => src.size(a) - src.size(b);
+  const down = (a: number, b: number) => src.size(b) - src.size(a);
+  return asc ? dirs.sort(up).concat(files.sort(up)) : files.sort(down).concat(dirs.sort(down));
 }
 
 /** Sorts objects in place (the input is in disk/name order) and returns them. */

@@ -205,7 +205,14 @@ const SPLIT_AT = 4096;
  * and judged against `root`. Errors of the readdir reject with the errno code.
  */
 export async function statDirectory(dir: string, root: string): Promise<DirStats> {
-  const names = await readdir(dir);
+  return statNames(dir, root, await readdir(dir));
+}
+
+/**
+ * The stats of `names` (a readdir of `dir`), as `statDirectory`. The workers are asked at once:
+ * the caller may work on the names while they stat.
+ */
+export async function statNames(dir: string, root: string, names: string[]): Promise<DirStats> {
   const n = names.length;
   if (n < SPLIT_AT) return { names, ...(await askStats(statPool.pick(1)[0]!, dir, root, names)) };
   const workers = statPool.pick(POOL_SIZE);
