@@ -1,4 +1,6 @@
 /** Binary size units (spec §9: "sizes in binary units"). */
+import { memoize } from './memo';
+
 export const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
 
@@ -15,11 +17,13 @@ export function splitBytes(bytes: number): { value: number; unit: SizeUnit } {
 
 /** The number part in the locale's digits and separators: bytes whole, larger units with one decimal. */
 export function formatSizeNumber(value: number, unit: SizeUnit, locale: string): string {
-  const digits = unit === 'B' ? 0 : 1;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(
-    value,
-  );
+  return (unit === 'B' ? wholeFormat : oneDecimalFormat)(locale).format(value);
 }
+
+const wholeFormat = memoize((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }));
+const oneDecimalFormat = memoize(
+  (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 0 }),
+);
 
 /** Percentage of used storage, rounded (spec §9); 0 when the total is unknown. */
 export function usedPercent(used: number, total: number): number {

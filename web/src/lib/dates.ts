@@ -1,6 +1,13 @@
 /** Dates in the user's language: absolute ("L LT"-like) or relative to now (spec §2 file browser). */
+import { memoize } from './memo';
+
+const dateTimeFormat = memoize(
+  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+);
+const relativeFormat = memoize((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
+
 export function formatDateTime(date: Date, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale).format(date);
 }
 
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -15,7 +22,7 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "3 hours ago", "in 2 days", in `locale`. */
 export function formatRelative(date: Date, locale: string, now: Date = new Date()): string {
   let delta = (date.getTime() - now.getTime()) / 1000;
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const rtf = relativeFormat(locale);
   for (const [unit, size] of STEPS) {
     if (Math.abs(delta) < size) return rtf.format(Math.round(delta), unit);
     delta /= size;
