@@ -117,3 +117,22 @@ test("a listing fetched for a session that could not be restored never reaches t
   await expect(page.getByText('admins-only.txt')).toHaveCount(0);
   expect(await sawListing()).toBe(false);
 });
+
+test("the stored session's language loads while the session is renewed", async ({ page, server }) => {
+  const marie = { username: 'cold-marie', password: 'cold-marie-password-2024' };
+  await createUser(server.url, { ...marie, locale: 'fr' });
+  const token = await apiLogin(server.url, marie.username, marie.password);
+  await page.addInitScript((jwt) => localStorage.setItem('jwt', jwt), token);
+  const events: string[] = [];
+  page.on('request', (req) => {
+    const p = new URL(req.url()).pathname;
+    if (/\/fr-[\w-]+\.js$/.test(p)) events.push('fr requested');
+  });
+  page.on('response', (res) => {
+    if (new URL(res.url()).pathname.endsWith('/api/renew')) events.push('renewed');
+  });
+  await page.goto('files/');
+  await expect(page.getByRole('button', { name: 'Se déconnecter' })).toBeVisible({ timeout: 30_000 });
+  expect(events.indexOf('fr requested')).toBeGreaterThanOrEqual(0);
+  expect(events.indexOf('fr requested')).toBeLessThan(events.indexOf('renewed'));
+});

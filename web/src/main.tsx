@@ -7,10 +7,10 @@ import { App } from './app/App';
 import { config } from './config';
 import { initSession } from './features/auth/session';
 import { prefetchAfterSession } from './features/files/prefetch';
-import { setLanguage } from './i18n';
+import { preloadLanguage, setLanguage } from './i18n';
 import { chooseLanguage } from './i18n/languages';
 import { brandAccent } from './lib/color';
-import { useSession } from './stores/session';
+import { storedUserGuess, useSession } from './stores/session';
 import { startTheme } from './stores/theme';
 import './styles/base.css';
 
@@ -22,6 +22,8 @@ if (accent) {
 }
 
 async function start() {
+  // The stored session's language (most often still the user's) loads while it is renewed.
+  preloadLanguage(chooseLanguage(storedUserGuess()?.locale, navigator.languages));
   await initSession();
   prefetchAfterSession(coldFilesPath);
   await setLanguage(chooseLanguage(useSession.getState().user?.locale, navigator.languages));

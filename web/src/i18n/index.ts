@@ -17,6 +17,14 @@ async function loadMessages(code: LanguageCode): Promise<Messages> {
   return load();
 }
 
+/**
+ * Starts fetching `code`'s messages without switching to it: the language a stored session names
+ * loads while the session is renewed, and setLanguage finds it on its way (same module).
+ */
+export function preloadLanguage(code: LanguageCode): void {
+  if (code !== FALLBACK_LANGUAGE) loadMessages(code).catch(() => undefined);
+}
+
 let ready: Promise<unknown> | null = null;
 
 function init(): Promise<unknown> {

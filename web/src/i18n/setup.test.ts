@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { i18n, setLanguage } from './index';
+import { i18n, preloadLanguage, setLanguage } from './index';
 
 describe('setLanguage', () => {
   it.each([
@@ -13,5 +13,17 @@ describe('setLanguage', () => {
     expect(i18n.t('login.submit')).toBe(submit);
     expect(document.documentElement.lang).toBe(lang);
     expect(document.documentElement.dir).toBe(dir);
+  });
+});
+
+describe('preloadLanguage', () => {
+  it('fetches a language without switching to it; setLanguage then uses it', async () => {
+    await setLanguage('en');
+    preloadLanguage('fr');
+    expect(i18n.language).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    await setLanguage('fr');
+    expect(i18n.t('login.submit')).toBe('Se connecter');
+    expect(document.documentElement.lang).toBe('fr');
   });
 });

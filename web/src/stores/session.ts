@@ -47,6 +47,19 @@ export function storedToken(): string | null {
   }
 }
 
+/**
+ * The user the stored token names, unverified and whether or not it expired: only a guess for work
+ * started before the session is restored (the language to fetch). Null when there is none.
+ */
+export function storedUserGuess(): TokenUser | null {
+  try {
+    const jwt = localStorage.getItem(STORAGE_KEY);
+    return jwt ? decodeToken(jwt).user : null;
+  } catch {
+    return null;
+  }
+}
+
 export function currentToken(): string | null {
   return useSession.getState().token;
 }
