@@ -46,6 +46,19 @@ test('under --baseurl every request stays below the prefix', async ({ page }) =>
   await new Shell(page).expectSignedIn(ADMIN.username);
   await expect(page.getByRole('progressbar', { name: 'Storage' })).toBeVisible();
   expect(outside).toEqual([]);
+
+  // A cold load with the stored session: the listing is asked for below the prefix too, without
+  // waiting for the renewal.
+  const api: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/coffer/api/')) api.push(url.pathname);
+  });
+  await page.goto(`${server.url}/files/`);
+  await new Shell(page).expectSignedIn(ADMIN.username);
+  expect(api.indexOf('/coffer/api/resources/')).toBeGreaterThanOrEqual(0);
+  expect(api.indexOf('/coffer/api/resources/')).toBeLessThan(api.indexOf('/coffer/api/renew'));
+  expect(outside).toEqual([]);
 });
 
 test('the captcha must be answered: without it, the wrong-credentials message', async ({ page }) => {
