@@ -1,7 +1,9 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { apiGet, apiLogin, createUser, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
 import { LoginPage } from '../pages/LoginPage';
 import { Settings } from '../pages/Settings';
@@ -13,12 +15,26 @@ async function setUp(url: string, root: string) {
   const name = `prof${process.pid}x${++counter}`;
   const password = `${name}-password`;
   const id = await createUser(url, { username: name, password });
-  const dir = path.join(root, name);
-  mkdirSync(path.join(dir, 'inside'), { recursive: true });
-  writeFileSync(path.join(dir, '.secret'), 'x');
-  writeFileSync(path.join(dir, 'old.txt'), 'x');
+  const dir = seed(root, name, { '.secret': 'x', 'old.txt': 'x' }, ['inside']);
   utimesSync(path.join(dir, 'old.txt'), new Date('2020-01-02T10:00:00Z'), new Date('2020-01-02T10:00:00Z'));
   return { name, password, id, folder: `${name}/` };
+}
+
+/**
+ * A fresh user (setUp) with `prefs` saved first (such as lockPassword), signed in through the login
+ * screen on the way to the profile settings, or to the user's folder with `inFolder`.
+ */
+async function signInFresh(
+  page: Page,
+  server: { url: string; root: string },
+  { inFolder = false, prefs = {} }: { inFolder?: boolean; prefs?: Record<string, unknown> } = {},
+) {
+  const u = await setUp(server.url, server.root);
+  if (Object.keys(prefs).length > 0) await updateUser(server.url, u.id, prefs, Object.keys(prefs));
+  const login = new LoginPage(page);
+  await login.goto(inFolder ? `files/${u.folder}` : 'settings/profile');
+  await login.signIn(u.name, u.password);
+  return { u, login, settings: new Settings(page) };
 }
 
 test.describe('profile settings', () => {
@@ -29,15 +45,11 @@ test.describe('profile settings', () => {
     page,
     server,
   }) => {
-    const u = await setUp(server.url, server.root);
-    const login = new LoginPage(page);
-    await login.goto(`files/${u.folder}`);
-    await login.signIn(u.name, u.password);
+    const { u, settings } = await signInFresh(page, server, { inFolder: true });
     const files = new Files(page);
     await expect(files.item('.secret')).toBeVisible();
     await expect(files.item('old.txt')).toContainText('years ago');
 
-    const settings = new Settings(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: u.name }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Profile settings' })).toBeVisible();
     await settings.toggle('Hide dotfiles', true);
@@ -68,11 +80,7 @@ test.describe('profile settings', () => {
     page,
     server,
   }) => {
-    const u = await setUp(server.url, server.root);
-    const login = new LoginPage(page);
-    await login.goto('settings/profile');
-    await login.signIn(u.name, u.password);
-    const settings = new Settings(page);
+    const { u, settings } = await signInFresh(page, server);
     await settings.toggle('Open with a single click', true);
     const files = new Files(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My files' }).click();
@@ -92,11 +100,7 @@ test.describe('profile settings', () => {
   });
 
   test('uploadsLimit takes 1 to 10 and is kept', async ({ page, server }) => {
-    const u = await setUp(server.url, server.root);
-    const login = new LoginPage(page);
-    await login.goto('settings/profile');
-    await login.signIn(u.name, u.password);
-    const settings = new Settings(page);
+    const { settings } = await signInFresh(page, server);
     await expect(settings.uploadsLimit()).toHaveValue('5');
     for (const bad of ['0', '11', '2.5', '']) {
       await settings.uploadsLimit().fill(bad);
@@ -114,11 +118,7 @@ test.describe('profile settings', () => {
     page,
     server,
   }) => {
-    const u = await setUp(server.url, server.root);
-    const login = new LoginPage(page);
-    await login.goto('settings/profile');
-    await login.signIn(u.name, u.password);
-    const settings = new Settings(page);
+    const { u, login, settings } = await signInFresh(page, server);
     const next = `${u.name}-new-secret`;
 
     await settings.newPassword().fill(next);
@@ -184,12 +184,7 @@ test.describe('profile settings', () => {
     page,
     server,
   }) => {
-    const u = await setUp(server.url, server.root);
-    await updateUser(server.url, u.id, { lockPassword: true }, ['lockPassword']);
-    const login = new LoginPage(page);
-    await login.goto('settings/profile');
-    await login.signIn(u.name, u.password);
-    const settings = new Settings(page);
+    const { login, settings } = await signInFresh(page, server, { prefs: { lockPassword: true } });
     await expect(settings.checkbox('Hide dotfiles')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Change password' })).toHaveCount(0);
     await new Shell(page).logout();
@@ -203,11 +198,7 @@ test.describe('profile settings', () => {
   test.describe('on a phone', () => {
     test.use(PHONE);
     test('profile settings fit a 375 px screen', async ({ page, server }) => {
-      const u = await setUp(server.url, server.root);
-      const login = new LoginPage(page);
-      await login.goto('settings/profile');
-      await login.signIn(u.name, u.password);
-      const settings = new Settings(page);
+      const { settings } = await signInFresh(page, server);
       await settings.confirmPassword().fill('different');
       await settings.newPassword().fill('something');
       await expect(page.getByText("The passwords don't match.")).toBeVisible();
@@ -221,11 +212,7 @@ test.describe('profile settings', () => {
   test.describe('dark phone', () => {
     test.use({ ...PHONE, colorScheme: 'dark' });
     test('profile settings in the dark theme on a phone', async ({ page, server }) => {
-      const u = await setUp(server.url, server.root);
-      const login = new LoginPage(page);
-      await login.goto('settings/profile');
-      await login.signIn(u.name, u.password);
-      const settings = new Settings(page);
+      const { settings } = await signInFresh(page, server);
       await settings.newPassword().fill('something-long');
       await settings.confirmPassword().fill('something-else');
       await page.getByRole('button', { name: 'Change password' }).scrollIntoViewIfNeeded();
@@ -237,11 +224,7 @@ test.describe('profile settings', () => {
   test.describe('dark', () => {
     test.use({ colorScheme: 'dark' });
     test('profile settings in the dark theme', async ({ page, server }) => {
-      const u = await setUp(server.url, server.root);
-      const login = new LoginPage(page);
-      await login.goto('settings/profile');
-      await login.signIn(u.name, u.password);
-      const settings = new Settings(page);
+      const { settings } = await signInFresh(page, server);
       await settings.newPassword().fill('something-long');
       await settings.confirmPassword().fill('something-long');
       await expect(page.getByText('The passwords match.')).toBeVisible();
