@@ -22,3 +22,14 @@ export class LoginPage {
     await this.submit().click();
   }
 }
+
+/**
+ * Signs in through the login screen (default: as the admin) and waits for My files, allowing for a
+ * busy machine. The login flow itself has its own tests; this is the way in for the others.
+ */
+export async function signIn(page: Page, username?: string, password?: string): Promise<void> {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(username, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+}

@@ -102,6 +102,18 @@ export async function updateSettings(url: string, change: (s: Json) => void): Pr
 }
 
 /**
+ * The admin's listing as most tests want it: list view, sorted by name ascending (the defaults are
+ * mosaic, newest first), plus the preferences in `also` (such as singleClick).
+ */
+export async function listByName(url: string, also: Json = {}): Promise<void> {
+  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true }, ...also }, [
+    'viewMode',
+    'sorting',
+    ...Object.keys(also),
+  ]);
+}
+
+/**
  * PUT /api/users/{id} with only `which` (preferences such as viewMode and sorting, or guarded
  * fields such as lockPassword: the admin's current password goes along), as the admin.
  */

@@ -3,35 +3,21 @@
  * Ctrl+S (PUT /api/resources), the discardEditorChanges prompt when leaving with unsaved text,
  * read-only without the modify permission, light and dark themes.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { createUser, updateUser } from '../support/api';
+import { createUser, listByName } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { FileView } from '../pages/FileView';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
-
-function seed(root: string, folder: string, files: Record<string, string>) {
-  const base = path.join(root, folder);
-  mkdirSync(base, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(base, name), text);
-  return base;
-}
-
-async function signIn(page: Page, username?: string, password?: string) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, password);
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
-}
+import { signIn } from '../pages/LoginPage';
 
 const CODE = 'export function add(a, b) {\n  return a + b; // sum\n}\n';
 
 test.describe('the editor', () => {
   test.beforeEach(async ({ server }) => {
-    await updateUser(server.url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, ['viewMode', 'sorting']);
+    await listByName(server.url);
   });
 
   test('opens a text file from the listing, saves with the button and Ctrl+S', async ({ page, server }) => {

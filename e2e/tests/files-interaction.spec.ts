@@ -3,25 +3,20 @@
  * multiple-selection mode, long press, drag and drop, the context menu, keyboard moves, scroll
  * memory on back/forward, re-selection after changes and the help prompt.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { apiLogin, createUser, updateUser } from '../support/api';
+import { apiLogin, createUser, listByName, updateUser } from '../support/api';
 import { ADMIN } from '../support/server';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
 
 // Each test loads the client at least once; on a busy machine that alone can take many seconds.
 test.describe.configure({ timeout: 90_000 });
 
-/** A fresh folder under the worker's root with the given files (name → size in bytes) and folders. */
-function seed(root: string, folder: string, files: Record<string, number>, dirs: string[] = []) {
-  const base = path.join(root, folder);
-  mkdirSync(base, { recursive: true });
-  for (const d of dirs) mkdirSync(path.join(base, d), { recursive: true });
-  for (const [name, size] of Object.entries(files)) writeFileSync(path.join(base, name), 'x'.repeat(size));
-  return base;
-}
+/** The admin in list view, sorted by name, opening with a double click (or with one). */
+const resetAdmin = (url: string, singleClick = false) => listByName(url, { singleClick });
 
 /** Signs in by storing a token as the login screen would (the login flow has its own tests). */
 async function signIn(page: Page, url: string, username = ADMIN.username, password = ADMIN.password) {
@@ -32,15 +27,6 @@ async function signIn(page: Page, url: string, username = ADMIN.username, passwo
     sessionStorage.setItem('e2e-signed-in', '1');
     localStorage.setItem('jwt', jwt);
   }, token);
-}
-
-/** The admin in list view, sorted by name, opening with a double click. */
-async function resetAdmin(url: string, singleClick = false) {
-  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true }, singleClick }, [
-    'viewMode',
-    'sorting',
-    'singleClick',
-  ]);
 }
 
 test.describe('the file toolbar', () => {

@@ -1,31 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createUser, updateUser } from '../support/api';
+import { createUser, listByName } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
-
-/** The admin starts each test in list view, sorted by name ascending (the defaults are mosaic, descending). */
-async function resetAdmin(url: string) {
-  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, ['viewMode', 'sorting']);
-}
-
-/** A fresh folder under the worker's root with the given files (name → size in bytes). */
-function seed(root: string, folder: string, files: Record<string, number>, dirs: string[] = []) {
-  const base = path.join(root, folder);
-  mkdirSync(base, { recursive: true });
-  for (const d of dirs) mkdirSync(path.join(base, d), { recursive: true });
-  for (const [name, size] of Object.entries(files)) writeFileSync(path.join(base, name), 'x'.repeat(size));
-  return base;
-}
+import { signIn } from '../pages/LoginPage';
 
 test.describe('the file browser', () => {
   test.beforeEach(async ({ page, server }) => {
-    await resetAdmin(server.url);
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+    await listByName(server.url);
+    await signIn(page);
   });
 
   test('lists folders first in natural order, sorts by size, and shows an empty folder', async ({
@@ -178,11 +162,8 @@ test.describe('the file browser', () => {
 
 test.describe('copy and move', () => {
   test.beforeEach(async ({ page, server }) => {
-    await resetAdmin(server.url);
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+    await listByName(server.url);
+    await signIn(page);
   });
 
   test('copies and moves through the folder picker, asking before replacing', async ({ page, server }) => {
@@ -244,10 +225,7 @@ test.describe('the file browser without create, rename, delete and download', ()
       password: 'viewer-password-2024',
       perm: { create: false, rename: false, delete: false, download: false, share: false },
     });
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn('viewer', 'viewer-password-2024');
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+    await signIn(page, 'viewer', 'viewer-password-2024');
     const files = new Files(page);
     await files.goto('readonly/');
     await files.item('a.txt').click();
@@ -267,11 +245,8 @@ test.describe('the file browser on a phone', () => {
 
   test('shows rename and delete in their own bar with the selection count', async ({ page, server }) => {
     seed(server.root, 'phone', { 'report.pdf': 2000, 'summary.txt': 30 }, ['docs']);
-    await resetAdmin(server.url);
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+    await listByName(server.url);
+    await signIn(page);
     const files = new Files(page);
     await files.goto('phone/');
     await expect(files.item('report.pdf')).toBeVisible();

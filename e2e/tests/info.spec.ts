@@ -1,36 +1,25 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { createUser, updateUser } from '../support/api';
+import { createUser, listByName, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { png } from '../support/png';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { signIn } from '../pages/LoginPage';
 
 const TEXT = 'checksum me\n'.repeat(200);
 
 function seedInfo(root: string) {
-  const base = path.join(root, 'info');
-  mkdirSync(path.join(base, 'photos', 'inner'), { recursive: true });
-  writeFileSync(path.join(base, 'photos', 'one.txt'), 'one');
-  writeFileSync(path.join(base, 'photos', 'two.txt'), 'two');
-  writeFileSync(path.join(base, 'notes.txt'), TEXT);
-  writeFileSync(path.join(base, 'wide.png'), png(64, 24));
-}
-
-async function signIn(page: import('@playwright/test').Page, username?: string, password?: string) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, password);
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+  seed(
+    root,
+    'info',
+    { 'photos/one.txt': 'one', 'photos/two.txt': 'two', 'notes.txt': TEXT, 'wide.png': png(64, 24) },
+    ['photos/inner'],
+  );
 }
 
 test.describe('the info prompt', () => {
   test.beforeEach(async ({ server, page }) => {
-    await updateUser(server.url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, [
-      'viewMode',
-      'sorting',
-    ]);
+    await listByName(server.url);
     seedInfo(server.root);
     await signIn(page);
   });

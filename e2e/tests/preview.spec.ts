@@ -2,31 +2,18 @@
  * The preview (spec §2: files that are not text open in a preview): images with zoom, audio,
  * video with subtitles, PDF, a card for anything else; previous/next, close, rename, delete.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { createUser, updateUser } from '../support/api';
+import { createUser, listByName } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { binary, pdf, wav } from '../support/media';
 import { png } from '../support/png';
+import { seed } from '../support/seed';
 import { FileView } from '../pages/FileView';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
-
-function seed(root: string, folder: string, files: Record<string, Buffer | string>) {
-  const base = path.join(root, folder);
-  mkdirSync(base, { recursive: true });
-  for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(base, name), bytes);
-  return base;
-}
-
-async function signIn(page: Page, username?: string, password?: string) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, password);
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
-}
+import { signIn } from '../pages/LoginPage';
 
 /** A short WebM recorded from a canvas by the browser itself (no video fixture needed). */
 async function recordWebm(page: Page): Promise<Buffer> {
@@ -61,7 +48,7 @@ const SRT = '1\n00:00:00,000 --> 00:00:05,000\nHello<br>world\n';
 
 test.describe('the preview', () => {
   test.beforeEach(async ({ page, server }) => {
-    await updateUser(server.url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, ['viewMode', 'sorting']);
+    await listByName(server.url);
     await signIn(page);
   });
 

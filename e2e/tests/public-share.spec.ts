@@ -3,20 +3,20 @@ import path from 'node:path';
 import { createShare } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { png } from '../support/png';
+import { seed } from '../support/seed';
 import { startServer, type RunningServer } from '../support/server';
-import { LoginPage } from '../pages/LoginPage';
+import { LoginPage, signIn } from '../pages/LoginPage';
 import { SharePage } from '../pages/SharePage';
 
 /** A folder to share: a subfolder, a picture, a song, a video and a text file. */
 function seedFolder(root: string, name: string) {
-  const base = path.join(root, name);
-  mkdirSync(path.join(base, 'sub'), { recursive: true });
-  writeFileSync(path.join(base, 'sub', 'deep.txt'), 'deep');
-  writeFileSync(path.join(base, 'photo.png'), png(480, 300, [70, 140, 90]));
-  writeFileSync(path.join(base, 'song.mp3'), 'ID3 not really a song');
-  writeFileSync(path.join(base, 'clip.mp4'), 'not really a video');
-  writeFileSync(path.join(base, 'notes.txt'), 'shared notes');
-  return base;
+  return seed(root, name, {
+    'sub/deep.txt': 'deep',
+    'photo.png': png(480, 300, [70, 140, 90]),
+    'song.mp3': 'ID3 not really a song',
+    'clip.mp4': 'not really a video',
+    'notes.txt': 'shared notes',
+  });
 }
 
 test.describe('the public share page', () => {
@@ -178,10 +178,7 @@ test.describe('the public share page', () => {
   }) => {
     seedFolder(server.root, 'pub-signed');
     const { hash } = await createShare(server.url, '/pub-signed/notes.txt');
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+    await signIn(page);
     const share = new SharePage(page);
     await page.goto(`share/${hash}`);
     await share.expectHeading('notes.txt');

@@ -1,17 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import { updateUser } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { signIn } from '../pages/LoginPage';
 
 /** 3,000 matches: about 120 KB of results, which the throttled connection below takes ~30 s to deliver. */
 function seedMatches(root: string) {
-  const base = path.join(root, 'search-cancel');
-  mkdirSync(base, { recursive: true });
-  for (let i = 0; i < 3000; i++)
-    writeFileSync(path.join(base, `needle-${String(i).padStart(4, '0')}.txt`), '');
+  const names = Array.from({ length: 3000 }, (_, i) => `needle-${String(i).padStart(4, '0')}.txt`);
+  seed(root, 'search-cancel', Object.fromEntries(names.map((name) => [name, ''])));
 }
 
 /**
@@ -36,10 +33,7 @@ const isSearch = (r: Request) => new URL(r.url()).pathname.startsWith('/api/sear
 async function openMatches(page: Page, server: { url: string; root: string }) {
   seedMatches(server.root);
   await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn();
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+  await signIn(page);
   await new Files(page).goto('search-cancel/');
 }
 

@@ -1,31 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { createUser, sharesOf, updateUser } from '../support/api';
+import { createUser, listByName, sharesOf, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { signIn } from '../pages/LoginPage';
 
-async function signIn(page: Page, username?: string, password?: string) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, password);
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
-}
-
-function seed(root: string, folder: string) {
-  const base = path.join(root, folder);
-  mkdirSync(path.join(base, 'album'), { recursive: true });
-  writeFileSync(path.join(base, 'report.txt'), 'quarterly numbers');
-  writeFileSync(path.join(base, 'album', 'a.txt'), 'a');
+/** A folder with a file and a subfolder to share. */
+function seedShares(root: string, folder: string) {
+  seed(root, folder, { 'report.txt': 'quarterly numbers', 'album/a.txt': 'a' });
 }
 
 test.describe('the share prompt', () => {
   test.beforeEach(async ({ page, server }) => {
-    await updateUser(server.url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, [
-      'viewMode',
-      'sorting',
-    ]);
+    await listByName(server.url);
     await signIn(page);
   });
 
@@ -35,7 +21,7 @@ test.describe('the share prompt', () => {
     context,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    seed(server.root, 'share-flow');
+    seedShares(server.root, 'share-flow');
     const files = new Files(page);
     await files.goto('share-flow/');
     await files.item('report.txt').click();
@@ -114,7 +100,7 @@ test.describe('the share prompt', () => {
   });
 
   test('shares a folder by its folder path and lists what exists when reopened', async ({ page, server }) => {
-    seed(server.root, 'share-folder');
+    seedShares(server.root, 'share-folder');
     const files = new Files(page);
     await files.goto('share-folder/');
     await files.item('album').click();
@@ -134,7 +120,7 @@ test.describe('the share prompt', () => {
   });
 
   test('offers sharing only with the share permission and exactly one item', async ({ page, server }) => {
-    seed(server.root, 'share-perm');
+    seedShares(server.root, 'share-perm');
     const files = new Files(page);
     await files.goto('share-perm/');
     await files.item('report.txt').click();
@@ -161,7 +147,7 @@ test.describe('the share prompt on a phone', () => {
   test.use(PHONE);
 
   test('is reached from the selection bar and fits the screen', async ({ page, server }) => {
-    seed(server.root, 'share-phone');
+    seedShares(server.root, 'share-phone');
     await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
     await signIn(page);
     const files = new Files(page);

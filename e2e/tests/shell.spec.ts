@@ -1,15 +1,12 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { createUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
-import { LoginPage } from '../pages/LoginPage';
+import { LoginPage, signIn } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 
 test.describe('the shell', () => {
   test.beforeEach(async ({ page }) => {
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+    await signIn(page);
   });
 
   test('shows storage used of total on file screens only', async ({ page }) => {

@@ -5,7 +5,7 @@ import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { startServer, type RunningServer } from '../support/server';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { LoginPage, signIn } from '../pages/LoginPage';
 import { Terminal } from '../pages/Terminal';
 
 // A server of its own with execution enabled (api.md §18, S70), under a base URL so the socket's
@@ -37,7 +37,8 @@ async function panelViolations(page: import('@playwright/test').Page): Promise<s
   return (await seriousViolations(page)).filter((v) => v.includes('terminal'));
 }
 
-async function signIn(page: import('@playwright/test').Page, user: { username: string; password: string }) {
+/** Signed in on the server with execution on, in its folder work/. */
+async function openWork(page: import('@playwright/test').Page, user: { username: string; password: string }) {
   const login = new LoginPage(page);
   await login.goto(`${exec.url}/login?redirect=${encodeURIComponent('/files/work/')}`);
   await login.signIn(user.username, user.password);
@@ -48,7 +49,7 @@ test.describe('the shell panel', () => {
   test('runs allowed commands in the current folder, strips colours, keeps history, clears and exits', async ({
     page,
   }) => {
-    await signIn(page, RUNNER);
+    await openWork(page, RUNNER);
     const term = new Terminal(page);
     await expect(term.toggle()).toHaveAttribute('aria-pressed', 'false');
     const sockets: string[] = [];
@@ -108,7 +109,7 @@ test.describe('the shell panel', () => {
   test('shows refusals and failures, disables the input while running, and stops on close', async ({
     page,
   }) => {
-    await signIn(page, RUNNER);
+    await openWork(page, RUNNER);
     const term = new Terminal(page);
     await term.open();
 
@@ -145,7 +146,7 @@ test.describe('the shell panel', () => {
   });
 
   test('resizes with the divider, by pointer and by keyboard, and keeps the height', async ({ page }) => {
-    await signIn(page, RUNNER);
+    await openWork(page, RUNNER);
     const term = new Terminal(page);
     await page.evaluate(() => localStorage.removeItem('terminal-height'));
     await term.open();
@@ -189,7 +190,7 @@ test.describe('the shell panel', () => {
   });
 
   test('is not offered without the execute permission', async ({ page }) => {
-    await signIn(page, NO_EXEC);
+    await openWork(page, NO_EXEC);
     await expect(new Files(page).toolbar()).toBeVisible();
     await expect(new Terminal(page).toggle()).toHaveCount(0);
     await expect(new Terminal(page).panel()).toHaveCount(0);
@@ -198,7 +199,7 @@ test.describe('the shell panel', () => {
   test.describe('on a phone, dark', () => {
     test.use({ ...PHONE, colorScheme: 'dark' });
     test('fits the narrow screen above the selection bar', async ({ page }) => {
-      await signIn(page, RUNNER);
+      await openWork(page, RUNNER);
       const term = new Terminal(page);
       await term.open();
       await term.run('ls');
@@ -219,7 +220,7 @@ test.describe('the shell panel', () => {
 
   test('light theme on a phone', async ({ page }) => {
     await page.setViewportSize(PHONE.viewport);
-    await signIn(page, RUNNER);
+    await openWork(page, RUNNER);
     const term = new Terminal(page);
     await term.open();
     await term.run('ls');
@@ -231,10 +232,7 @@ test.describe('the shell panel', () => {
 test('the shell toggle is absent when the server has execution off', async ({ page, server }) => {
   await createUser(server.url, { username: 'exec-off', password: 'exec-off-password-1', perm: { execute: true }, commands: ['ls'] });
   mkdirSync(path.join(server.root, 'exec-off'), { recursive: true });
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn('exec-off', 'exec-off-password-1');
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+  await signIn(page, 'exec-off', 'exec-off-password-1');
   expect(await page.evaluate(() => (window as { FileBrowser?: { EnableExec?: boolean } }).FileBrowser?.EnableExec)).toBe(false);
   await expect(new Files(page).toolbar()).toBeVisible();
   await expect(new Terminal(page).toggle()).toHaveCount(0);

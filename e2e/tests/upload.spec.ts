@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import { apiLogin, createUser, updateSettings, updateUser } from '../support/api';
+import { apiLogin, createUser, listByName, updateSettings } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { startServer, type RunningServer } from '../support/server';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { LoginPage, signIn } from '../pages/LoginPage';
 import { Uploads } from '../pages/Uploads';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -27,12 +27,10 @@ async function setTus(url: string, tus: { chunkSize: number; retryCount: number 
   });
 }
 
-async function signIn(page: Page, url: string, folder: string, user?: [string, string]) {
-  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true } }, ['viewMode', 'sorting']);
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(...(user ?? []));
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible();
+/** Signed in (as the admin, or as `user`), in `folder` of a listing sorted by name. */
+async function openFolder(page: Page, url: string, folder: string, user?: [string, string]) {
+  await listByName(url);
+  await signIn(page, ...(user ?? []));
   const files = new Files(page);
   await files.goto(folder);
   return files;
@@ -63,7 +61,7 @@ test.describe('uploading', () => {
     server,
   }) => {
     mkdirSync(path.join(server.root, 'up-files'), { recursive: true });
-    const files = await signIn(page, server.url, 'up-files/');
+    const files = await openFolder(page, server.url, 'up-files/');
     const uploads = new Uploads(page);
     const big = randomBytes(300 * 1024);
     const posts: string[] = [];
@@ -101,7 +99,7 @@ test.describe('uploading', () => {
     writeFileSync(path.join(tree, '2024', 'summer', 'beach.txt'), 'sand');
     writeFileSync(path.join(tree, '2024', 'notes.txt'), 'notes');
     try {
-      const files = await signIn(page, server.url, 'up-folder/');
+      const files = await openFolder(page, server.url, 'up-folder/');
       const uploads = new Uploads(page);
       const plain: string[] = [];
       page.on('request', (r) => {
@@ -133,7 +131,7 @@ test.describe('uploading', () => {
     writeFileSync(path.join(server.root, 'up-drop', 'old.txt'), 'old');
     const longAgo = new Date('2020-01-01T12:00:00Z');
     utimesSync(path.join(server.root, 'up-drop', 'inbox'), longAgo, longAgo);
-    const files = await signIn(page, server.url, 'up-drop/');
+    const files = await openFolder(page, server.url, 'up-drop/');
     const uploads = new Uploads(page);
     const dragged = await uploads.drop(files.listing(), [{ name: 'dropped.txt', text: 'x' }], true);
     await expect(page.getByRole('status').filter({ hasText: 'Drop to upload to “up-drop”' })).toBeVisible();
@@ -167,7 +165,7 @@ test.describe('uploading', () => {
     server,
   }) => {
     mkdirSync(path.join(server.root, 'up-full'), { recursive: true });
-    const files = await signIn(page, server.url, 'up-full/');
+    const files = await openFolder(page, server.url, 'up-full/');
     const uploads = new Uploads(page);
     // The real server checks the declared length against the free space of its disk: declaring a
     // petabyte makes it answer 507 Insufficient Storage as it would with a full disk.
@@ -195,7 +193,7 @@ test.describe('uploading', () => {
   test('names that exist ask first: skip, keep both or replace', async ({ page, server }) => {
     mkdirSync(path.join(server.root, 'up-conflict'), { recursive: true });
     writeFileSync(path.join(server.root, 'up-conflict', 'same.txt'), 'old');
-    const files = await signIn(page, server.url, 'up-conflict/');
+    const files = await openFolder(page, server.url, 'up-conflict/');
     const uploads = new Uploads(page);
     const file = (text: string) => [{ name: 'same.txt', mimeType: 'text/plain', buffer: Buffer.from(text) }];
 
@@ -225,7 +223,7 @@ test.describe('uploading', () => {
     test.slow(); // megabytes sent slowly on purpose
     await setTus(server.url, { chunkSize: 64 * 1024, retryCount: 0 });
     mkdirSync(path.join(server.root, 'up-abort'), { recursive: true });
-    const files = await signIn(page, server.url, 'up-abort/');
+    const files = await openFolder(page, server.url, 'up-abort/');
     const uploads = new Uploads(page);
     await slowPatches(page, 250);
     const deleted = page.waitForRequest(
@@ -275,7 +273,7 @@ test.describe('uploading', () => {
     test.slow(); // a megabyte sent slowly on purpose
     await setTus(server.url, { chunkSize: 64 * 1024, retryCount: 0 });
     mkdirSync(path.join(server.root, 'up-resume'), { recursive: true });
-    const files = await signIn(page, server.url, 'up-resume/');
+    const files = await openFolder(page, server.url, 'up-resume/');
     const uploads = new Uploads(page);
     await slowPatches(page, 150);
     const data = randomBytes(1024 * 1024);
@@ -324,7 +322,7 @@ test.describe('uploading', () => {
       password: 'no-upload-password-2024',
       perm: { create: false },
     });
-    const files = await signIn(page, server.url, 'up-none/', ['no-upload', 'no-upload-password-2024']);
+    const files = await openFolder(page, server.url, 'up-none/', ['no-upload', 'no-upload-password-2024']);
     await expect(files.item('a.txt')).toBeVisible();
     const uploads = new Uploads(page);
     await expect(uploads.button()).toHaveCount(0);
@@ -351,7 +349,7 @@ test.describe('uploading on a phone', () => {
     await setTus(server.url, { chunkSize: 64 * 1024, retryCount: 0 });
     mkdirSync(path.join(server.root, 'up-phone'), { recursive: true });
     writeFileSync(path.join(server.root, 'up-phone', 'taken.txt'), 'old');
-    const files = await signIn(page, server.url, 'up-phone/');
+    const files = await openFolder(page, server.url, 'up-phone/');
     const uploads = new Uploads(page);
     await uploads.button().click();
     await expect(uploads.prompt()).toBeVisible();

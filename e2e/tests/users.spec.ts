@@ -5,19 +5,12 @@ import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { ADMIN } from '../support/server';
 import { Files } from '../pages/Files';
-import { LoginPage } from '../pages/LoginPage';
+import { LoginPage, signIn } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 import { Users } from '../pages/Users';
 
 // Logins hash passwords: on a busy machine a flow with several of them needs more than 45 s.
 test.describe.configure({ timeout: 90_000 });
-
-async function signInAdmin(page: import('@playwright/test').Page) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn();
-  await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
-}
 
 async function getUser(url: string, id: number) {
   const token = await apiLogin(url);
@@ -38,7 +31,7 @@ test('the last administrator cannot delete itself or drop the administrator perm
   }[];
   for (const u of all) if (u.perm.admin && u.username !== ADMIN.username) await deleteUser(server.url, u.id);
 
-  await signInAdmin(page);
+  await signIn(page);
   const users = new Users(page);
   await users.gotoList();
   await users.edit('admin');
@@ -59,7 +52,7 @@ test('the last administrator cannot delete itself or drop the administrator perm
 
 test.describe('user management', () => {
   test.beforeEach(async ({ page }) => {
-    await signInAdmin(page);
+    await signIn(page);
   });
 
   test('creates a user with a home folder, who then sees only the actions it may use', async ({
