@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
@@ -56,7 +57,9 @@ describe('GET /api/resources/{path}', () => {
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
-    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    // Big listings leave while they are written: no length up front.
+    expect(plain.headers['content-length']).toBeUndefined();
+    expect(plain.headers['transfer-encoding']).toBe('chunked');
     const listing = JSON.parse(plain.text);
     expect(listing.items).toHaveLength(400);
     for (const [accept, coding, decode] of [
@@ -75,6 +78,38 @@ describe('GET /api/resources/{path}', () => {
     const small = await rawRequest(srv.get(), '/api/resources/', { token: u.token, headers: { 'Accept-Encoding': 'br, gzip' } });
     expect(small.status).toBe(200);
     expect(small.headers['content-encoding']).toBeUndefined();
+    expect(Number(small.headers['content-length'])).toBe(small.body.length);
+    expect(JSON.parse(small.text).items.map((i: { name: string }) => i.name)).toEqual(['many']);
+  });
+
+  it('streams a big listing in order, and survives a client that leaves halfway', async () => {
+    const u = await member(srv.get());
+    const N = 5000; // more than two pieces of the streamed answer
+    await mkdir(path.join(u.dir, 'huge', 'sub'), { recursive: true });
+    await Promise.all(Array.from({ length: N }, (_, i) => writeFile(path.join(u.dir, 'huge', `f${i}.txt`), 'x'.repeat(i % 3))));
+    await symlink('f7.txt', path.join(u.dir, 'huge', 'a-link'));
+    // Leaves after the first bytes of the answer.
+    const url = new URL(srv.url);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get({ host: url.hostname, port: url.port, path: '/api/resources/huge/', headers: { 'X-Auth': u.token } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (e) => (req.destroyed ? resolve() : reject(e)));
+    });
+    const res = await rawRequest(srv.get(), '/api/resources/huge/', { token: u.token });
+    expect(res.status).toBe(200);
+    const list = JSON.parse(res.text);
+    expect(list.numDirs).toBe(1);
+    expect(list.numFiles).toBe(N + 1);
+    const names = list.items.map((i: { name: string }) => i.name);
+    // Folders first, then natural name order (descending for asc: true, api.md §8).
+    const aToZ = ['a-link', ...Array.from({ length: N }, (_, i) => `f${i}.txt`)];
+    expect(names).toEqual(['sub', ...(list.sorting.asc ? aToZ.reverse() : aToZ)]);
+    expect(list.items.find((i: { name: string }) => i.name === 'a-link')).toMatchObject({ isSymlink: true, size: 7 % 3 });
+    expect(list.items.find((i: { name: string }) => i.name === 'f4999.txt')).toMatchObject({ size: 4999 % 3, path: '/huge/f4999.txt' });
   });
 
   it('answers 400 for NUL, control characters, bad UTF-8 and overlong names', async () => {

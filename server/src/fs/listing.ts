@@ -16,7 +16,7 @@ import { reservedNamesIn } from './reserved.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { naturalOrder, orderByName, sortIndices, sortsByName, type SortSource } from './sort.js';
-import { ENTRY, statNames, type DirStats } from './worker-pool.js';
+import { ENTRY, statBatches, statNames, type StatPart } from './worker-pool.js';
 import { linkTarget } from './walk.js';
 
 /** One entry as the API reports it; field order as File Browser emits it. */
@@ -62,69 +62,87 @@ export async function describe(p: ScopedPath): Promise<ResourceItem> {
   };
 }
 
-interface Entries {
-  raw: DirStats;
-  /** Indices of listed entries, in listing order. */
-  order: number[];
-  /** Entries that are links (inside the area). */
+/** Stats of entries with links judged: `link` marks links inside the area, `broken` dangling ones. */
+interface Judged {
+  raw: StatPart;
   link: Uint8Array;
-  /** Broken links: `invalid_link`. */
   broken: Set<number>;
 }
 
+function judged(raw: StatPart): Judged {
+  return { raw, link: new Uint8Array(raw.kind.length), broken: new Set() };
+}
+
 /**
- * Reads the folder, decides which entries are listed (rules, hidden, links) and puts them in the
+ * Whether entry `i` of `j` (named `name`) is listed, by the rules every listing follows: vanished
+ * entries and links leaving the area are not (S6); dangling or odd links (rare) are judged one by
+ * one and listed when they stay inside (S5), with their own stats.
+ */
+async function judge(dir: ScopedPath, name: string, j: Judged, i: number): Promise<boolean> {
+  const { raw } = j;
+  const kind = raw.kind[i]!;
+  if (kind === ENTRY.escaping || kind === ENTRY.gone) return false;
+  if (kind === ENTRY.link) j.link[i] = 1;
+  else if (kind === ENTRY.unresolved) {
+    const entry = path.join(dir.real, name);
+    const t = await linkTarget(entry, dir.root);
+    if (t.escaping) return false;
+    const st = await (t.stat ? stat(t.real, { bigint: true }) : lstat(entry, { bigint: true })).catch(() => undefined);
+    if (!st) return false;
+    const { sec, nsec } = splitNs(st.mtimeNs);
+    raw.size[i] = Number(st.size);
+    raw.sec[i] = sec;
+    raw.nsec[i] = nsec;
+    raw.mode[i] = Number(st.mode);
+    j.link[i] = 1;
+    if (!t.stat) j.broken.add(i);
+  }
+  return true;
+}
+
+/** Indices of the names a viewer may see: no temporary or reserved entries, hidden and denied ones left out (S12). */
+function visible(dir: ScopedPath, names: readonly string[], viewer: ListingViewer, globalRules: readonly Rule[]): number[] {
+  const out: number[] = [];
+  const prefix = dir.virtual === '/' ? '/' : dir.virtual + '/';
+  const noRules = globalRules.length === 0 && viewer.rules.length === 0;
+  const reserved = reservedNamesIn(dir.real);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (isTempName(name) || reserved.has(name)) continue;
+    if (viewer.hideDotfiles && name.startsWith('.')) continue;
+    if (!noRules && isDenied(viewer, prefix + name, globalRules)) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+interface Entries extends Judged {
+  names: string[];
+  /** Indices of listed entries, in listing order. */
+  order: number[];
+}
+
+/**
+ * Reads the whole folder, stats every entry, decides which are listed and puts them in the
  * viewer's order. What depends on names alone — the filters and a name order — is done while the
  * workers stat.
  */
 async function collect(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Entries> {
   const names = await readdir(dir.real);
   const stats = statNames(dir.real, dir.root, names);
-  const n = names.length;
-  const candidates: number[] = [];
-  const prefix = dir.virtual === '/' ? '/' : dir.virtual + '/';
-  const noRules = globalRules.length === 0 && viewer.rules.length === 0;
-  const reserved = reservedNamesIn(dir.real);
-  for (let i = 0; i < n; i++) {
-    const name = names[i]!;
-    if (isTempName(name) || reserved.has(name)) continue;
-    if (viewer.hideDotfiles && name.startsWith('.')) continue;
-    if (!noRules && isDenied(viewer, prefix + name, globalRules)) continue;
-    candidates.push(i);
-  }
+  const candidates = visible(dir, names, viewer, globalRules);
   const byName = sortsByName(viewer.sorting);
   // A name sorting needs the natural order; the others sort stably from "disk order", which is
   // name order (api.md §8; readdir gives no order).
   const ordered = byName ? naturalOrder(candidates, (i) => names[i]!) : codeUnitOrder(candidates, names);
-  const raw = await stats;
-  const link = new Uint8Array(n);
-  const broken = new Set<number>();
+  const j = judged(await stats);
   const kept: number[] = [];
-  for (const i of ordered) {
-    const kind = raw.kind[i]!;
-    if (kind === ENTRY.escaping || kind === ENTRY.gone) continue;
-    if (kind === ENTRY.link) link[i] = 1;
-    else if (kind === ENTRY.unresolved) {
-      // Dangling or odd links (rare): judged one by one, listed only when they stay inside (S5, S6).
-      const entry = path.join(dir.real, names[i]!);
-      const t = await linkTarget(entry, dir.root);
-      if (t.escaping) continue;
-      const st = await (t.stat ? stat(t.real, { bigint: true }) : lstat(entry, { bigint: true })).catch(() => undefined);
-      if (!st) continue;
-      const { sec, nsec } = splitNs(st.mtimeNs);
-      raw.size[i] = Number(st.size);
-      raw.sec[i] = sec;
-      raw.nsec[i] = nsec;
-      raw.mode[i] = Number(st.mode);
-      link[i] = 1;
-      if (!t.stat) broken.add(i);
-    }
-    kept.push(i);
-  }
+  for (const i of ordered) if (await judge(dir, names[i]!, j, i)) kept.push(i);
+  const { raw } = j;
   const order = byName
     ? orderByName(kept, (i) => isDirMode(raw.mode[i]!), viewer.sorting.asc)
-    : sortIndices(kept, sortSource(raw), viewer.sorting);
-  return { raw, order, link, broken };
+    : sortIndices(kept, sortSource(names, raw), viewer.sorting);
+  return { ...j, names, order };
 }
 
 /** Indices ordered by their names' code units (already ordered: kept as they are). */
@@ -135,106 +153,180 @@ function codeUnitOrder(indices: number[], names: readonly string[]): number[] {
   return indices.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
 }
 
-function sortSource(raw: DirStats): SortSource {
+function sortSource(names: readonly string[], raw: StatPart): SortSource {
   return {
-    name: (i) => raw.names[i]!,
+    name: (i) => names[i]!,
     isDir: (i) => isDirMode(raw.mode[i]!),
     size: (i) => raw.size[i]!,
     mtime: (i) => raw.sec[i]! * 1e9 + raw.nsec[i]!,
   };
 }
 
-/** Walks the ordered entries, handing each one's fields to `emit`. */
-function forEachItem(
-  dir: ScopedPath,
-  e: Entries,
-  emit: (i: number, name: string, size: number, ext: string, modified: string, mode: number, isDir: boolean, isLink: boolean, type: ResourceType) => void,
-): number {
-  const { raw } = e;
-  const fmt = cachedRfc3339Nano();
-  let numDirs = 0;
-  for (const i of e.order) {
-    const name = raw.names[i]!;
-    const st = raw.mode[i]!;
-    const isDir = isDirMode(st);
-    if (isDir) numDirs++;
-    const size = raw.size[i]!;
-    // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
-    const type: ResourceType = e.broken.has(i)
-      ? 'invalid_link'
-      : isDir
-        ? ''
-        : detectType({ name, size, special: !isRegularMode(st), sniff: false, canModify: true });
-    emit(i, name, size, extensionOf(name), fmt(raw.sec[i]!, raw.nsec[i]!), goFileMode(st), isDir, e.link[i] === 1, type);
-  }
-  return numDirs;
+type Emit = (name: string, size: number, ext: string, modified: string, mode: number, isDir: boolean, isLink: boolean, type: ResourceType) => void;
+type Format = ReturnType<typeof cachedRfc3339Nano>;
+
+/** Hands the API fields of entry `i` of `j` to `emit`; returns whether it is a folder. */
+function emitItem(name: string, j: Judged, i: number, fmt: Format, emit: Emit): boolean {
+  const { raw } = j;
+  const st = raw.mode[i]!;
+  const isDir = isDirMode(st);
+  const size = raw.size[i]!;
+  // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
+  const type: ResourceType = j.broken.has(i)
+    ? 'invalid_link'
+    : isDir
+      ? ''
+      : detectType({ name, size, special: !isRegularMode(st), sniff: false, canModify: true });
+  emit(name, size, extensionOf(name), fmt(raw.sec[i]!, raw.nsec[i]!), goFileMode(st), isDir, j.link[i] === 1, type);
+  return isDir;
 }
 
-/**
- * Appends text to one growing Buffer. A listing's JSON is written here piece by piece: the
- * per-entry strings die young, and the result lives outside the JS heap (no 18 MB string to copy
- * through the young generation and then encode again).
- */
-class JsonSink {
-  private buf: Buffer;
-  private len = 0;
-  /** Text not yet encoded: pieces are gathered to about 64 KiB, joined (one flat string), then encoded in one call. */
-  private pending: string[] = [];
-  private pendingLength = 0;
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
+/** Writes listing items as JSON text, with the counts the answer ends with. */
+class ItemWriter {
+  numDirs = 0;
+  count = 0;
+  private readonly parent: string;
+  private readonly fmt = cachedRfc3339Nano();
+  private parts: string[] = [];
+  constructor(dir: ScopedPath) {
+    this.parent = JSON.stringify(dir.virtual === '/' ? '/' : dir.virtual + '/').slice(0, -1); // '"/dir/' without the closing quote
   }
-  write(s: string): void {
-    this.pending.push(s);
-    this.pendingLength += s.length;
-    if (this.pendingLength >= 65536) this.flush();
-  }
-  private flush(): void {
-    const s = this.pending.join('');
-    this.pending = [];
-    this.pendingLength = 0;
-    // UTF-8 needs at most 3 bytes per UTF-16 unit.
-    if (this.len + s.length * 3 > this.buf.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + s.length * 3));
-      this.buf.copy(next, 0, 0, this.len);
-      this.buf = next;
-    }
-    this.len += this.buf.write(s, this.len, 'utf8');
-  }
-  result(): Buffer {
-    this.flush();
-    return this.buf.subarray(0, this.len);
-  }
-}
-
-/**
- * The listing as JSON bytes, exactly as api.md §8 shapes it: denied/hidden children and escaping
- * links dropped, broken links as `invalid_link`, sorted by the viewer's sorting.
- */
-export async function listFolderJson(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Buffer> {
-  const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
-  const parent = JSON.stringify(dir.virtual === '/' ? '/' : dir.virtual + '/').slice(0, -1); // '"/dir/' without the closing quote
-  const out = new JsonSink(entries.order.length * (200 + 2 * parent.length) + 1024);
-  out.write(JSON.stringify(self).slice(0, -1) + ',"items":[');
-  let first = true;
-  const numDirs = forEachItem(dir, entries, (_i, name, size, ext, modified, mode, isDir, isLink, type) => {
+  private readonly emit: Emit = (name, size, ext, modified, mode, isDir, isLink, type) => {
     const qName = JSON.stringify(name);
-    out.write(
-      `${first ? '' : ','}{"path":${parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"}`,
+    this.parts.push(
+      `${this.count > 0 ? ',' : ''}{"path":${this.parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"}`,
     );
-    first = false;
-  });
-  const sorting = JSON.stringify({ by: viewer.sorting.by, asc: viewer.sorting.asc });
-  out.write(`],"numDirs":${numDirs},"numFiles":${entries.order.length - numDirs},"sorting":${sorting}}`);
-  return out.result();
+    this.count++;
+  };
+  add(name: string, j: Judged, i: number): void {
+    if (emitItem(name, j, i, this.fmt, this.emit)) this.numDirs++;
+  }
+  /** The text written since the last take. */
+  take(): string {
+    const text = this.parts.join('');
+    this.parts = [];
+    return text;
+  }
+  head(self: ResourceItem): string {
+    return JSON.stringify(self).slice(0, -1) + ',"items":[';
+  }
+  tail(sorting: Sorting): string {
+    const order = JSON.stringify({ by: sorting.by, asc: sorting.asc });
+    return `],"numDirs":${this.numDirs},"numFiles":${this.count - this.numDirs},"sorting":${order}}`;
+  }
+}
+
+/** Entries per piece of a streamed listing: ~190 bytes each of JSON. */
+const PIECE_ENTRIES = 2048;
+
+/** A listing whose stats are all in: its JSON, piece by piece. */
+async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting): AsyncGenerator<string> {
+  const out = new ItemWriter(dir);
+  yield out.head(self);
+  for (let from = 0; from < e.order.length; from += PIECE_ENTRIES) {
+    const to = Math.min(e.order.length, from + PIECE_ENTRIES);
+    for (let k = from; k < to; k++) out.add(e.names[e.order[k]!]!, e, e.order[k]!);
+    yield out.take();
+  }
+  yield out.tail(sorting);
+}
+
+/**
+ * Name order, streamed. The stats are asked for right after the readdir, in batches shared by the
+ * workers, in about the order the listing needs them (folders then files by the types readdir
+ * reports, each in readdir's byte order, reversed for `asc: true`); the exact natural order is
+ * computed while they stat, and each piece of the answer leaves as soon as its entries' stats are
+ * in — the reader receives the listing while the rest is being statted. Links and entries of
+ * unknown type form the first batch: their kind decides their group, and links leaving the area
+ * are not listed.
+ */
+async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<(self: ResourceItem) => AsyncGenerator<string>> {
+  const dirents = await readdir(dir.real, { withFileTypes: true });
+  const names = dirents.map((d) => d.name);
+  const candidates = visible(dir, names, viewer, globalRules);
+  const { asc } = viewer.sorting;
+  const early: number[] = [];
+  const dirs: number[] = [];
+  const files: number[] = [];
+  for (const i of candidates) {
+    const d = dirents[i]!;
+    const known = d.isFile() || d.isDirectory() || d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice();
+    if (d.isSymbolicLink() || !known) early.push(i);
+    else (d.isDirectory() ? dirs : files).push(i);
+  }
+  const guess = asc ? dirs.reverse().concat(files.reverse()) : dirs.concat(files);
+  const batches: number[][] = [early];
+  for (let from = 0; from < guess.length; from += PIECE_ENTRIES) batches.push(guess.slice(from, from + PIECE_ENTRIES));
+  const stats = statBatches(
+    dir.real,
+    dir.root,
+    batches.map((b) => b.map((i) => names[i]!)),
+  );
+  const batchOf = new Int32Array(names.length);
+  const posOf = new Int32Array(names.length);
+  batches.forEach((b, k) => b.forEach((i, pos) => ((batchOf[i] = k), (posOf[i] = pos))));
+  const parts: Judged[] = [];
+  const part = async (k: number) => (parts[k] ??= judged(await stats[k]!));
+
+  const first = await part(0);
+  const dropped = new Set<number>();
+  for (let pos = 0; pos < early.length; pos++) if (!(await judge(dir, names[early[pos]!]!, first, pos))) dropped.add(early[pos]!);
+  const isDir = (i: number) => (batchOf[i] === 0 ? isDirMode(first.raw.mode[posOf[i]!]!) : dirents[i]!.isDirectory());
+  const listed = dropped.size > 0 ? candidates.filter((i) => !dropped.has(i)) : candidates;
+  const order = orderByName(naturalOrder(listed, (i) => names[i]!), isDir, asc);
+
+  return async function* pieces(self) {
+    const out = new ItemWriter(dir);
+    yield out.head(self);
+    for (let from = 0; from < order.length; from += PIECE_ENTRIES) {
+      for (let at = from, end = Math.min(order.length, from + PIECE_ENTRIES); at < end; at++) {
+        const i = order[at]!;
+        const k = batchOf[i]!;
+        const j = parts[k] ?? (await part(k));
+        const pos = posOf[i]!;
+        // Early entries were judged above; the others are judged only when they changed since the
+        // readdir (a file swapped for a link, or gone).
+        if (k === 0 || j.raw.kind[pos] === ENTRY.plain || (await judge(dir, names[i]!, j, pos))) out.add(names[i]!, j, pos);
+      }
+      yield out.take();
+    }
+    yield out.tail(viewer.sorting);
+  };
+}
+
+/**
+ * The listing as JSON, exactly as api.md §8 shapes it: denied/hidden children and escaping links
+ * dropped, broken links as `invalid_link`, sorted by the viewer's sorting. The folder is read (and
+ * any error raised) before this resolves; the text then comes piece by piece, so a big answer
+ * leaves while it is being made.
+ */
+export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<AsyncIterable<string>> {
+  if (sortsByName(viewer.sorting)) {
+    const [self, pieces] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules)]);
+    return pieces(self);
+  }
+  const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
+  return collectedPieces(dir, self, entries, viewer.sorting);
+}
+
+/** The same JSON as one buffer. */
+export async function listFolderJson(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Buffer> {
+  const parts: string[] = [];
+  for await (const piece of await listFolderJsonPieces(dir, viewer, globalRules)) parts.push(piece);
+  return Buffer.from(parts.join(''), 'utf8');
 }
 
 /** The same listing as objects (for callers that adapt it, e.g. public share listings). */
 export async function listFolder(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<FolderListing> {
   const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
   const items: ResourceItem[] = [];
-  const numDirs = forEachItem(dir, entries, (_i, name, size, extension, modified, mode, isDir, isSymlink, type) => {
-    items.push({ path: childVirtual(dir.virtual, name), name, size, extension, modified, mode, isDir, isSymlink, type });
-  });
+  const fmt = cachedRfc3339Nano();
+  let numDirs = 0;
+  for (const i of entries.order) {
+    const isDir = emitItem(entries.names[i]!, entries, i, fmt, (name, size, extension, modified, mode, isDir, isSymlink, type) => {
+      items.push({ path: childVirtual(dir.virtual, name), name, size, extension, modified, mode, isDir, isSymlink, type });
+    });
+    if (isDir) numDirs++;
+  }
   return { ...self, items, numDirs, numFiles: items.length - numDirs, sorting: { by: viewer.sorting.by, asc: viewer.sorting.asc } };
 }

@@ -108,7 +108,9 @@ parentPort.on('message', (msg) => {
 });
 `;
 
-type Part = Omit<DirStats, 'names'>;
+/** Stats of a list of names, by their position in the list. */
+export type StatPart = Omit<DirStats, 'names'>;
+type Part = StatPart;
 /** A file part read by a worker, or `changed` when the file is no longer the one resolved. */
 type ReadPart = { bytes: Uint8Array } | { changed: true };
 type Reply<T> = ({ id: number } & T) | { id: number; error: { code?: string; message: string; syscall?: string } };
@@ -237,6 +239,21 @@ export async function statNames(dir: string, root: string, names: string[]): Pro
     for (const [i, r] of Object.entries(p.real)) out.real[at + Number(i)] = r;
   });
   return out;
+}
+
+/**
+ * The stats of several lists of names of `dir`, all asked at once and shared out between the
+ * workers in turn, so that they arrive about in list order (a listing streamed as it is statted).
+ * Every promise already has a handler: a caller that stops awaiting leaves no unhandled rejection.
+ */
+export function statBatches(dir: string, root: string, batches: string[][]): Promise<StatPart>[] {
+  if (batches.length === 0) return [];
+  const workers = statPool.pick(Math.min(POOL_SIZE, batches.length));
+  return batches.map((names, k) => {
+    const p = askStats(workers[k % workers.length]!, dir, root, names);
+    p.catch(() => undefined);
+    return p;
+  });
 }
 
 /**

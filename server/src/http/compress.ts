@@ -5,22 +5,19 @@
  * plain bytes as before. Only for bodies without secrets: a compressed secret beside text an
  * attacker chose leaks through the size (BREACH). Public share answers carry a token: never here.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { Readable, pipeline, type Transform } from 'node:stream';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Below this, compressing gains nothing worth a thread-pool round trip. */
+/** Below this, compressing gains nothing worth it: the answer goes as one body with its length. */
 export const COMPRESS_MIN_BYTES = 32 * 1024;
 
 export type Encoding = 'br' | 'gzip';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
-
 /**
  * The coding to use for an `Accept-Encoding` value: brotli when accepted (it also decodes several
- * times faster than gzip in the browser), else gzip, else none. `q=0` refuses a coding, `*`
- * stands for any coding not named.
+ * times faster than gzip), else gzip, else none. `q=0` refuses a coding, `*` stands for any coding
+ * not named.
  */
 export function chooseEncoding(accept: string | string[] | undefined): Encoding | null {
   const header = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
@@ -43,24 +40,38 @@ export function chooseEncoding(accept: string | string[] | undefined): Encoding 
   return null;
 }
 
-export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
-  if (encoding === 'gzip') return gz(body, { level: 1 });
-  return brotli(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 1,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
+/** A fast compressor (brotli quality 1, gzip level 1): ~20 ms for 18 MB of listing JSON. */
+export function compressor(encoding: Encoding): Transform {
+  if (encoding === 'gzip') return createGzip({ level: 1 });
+  return createBrotliCompress({
+    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });
 }
 
-/** Sends a JSON body, compressed when it is big and the client accepts a coding. */
-export async function sendJson(req: FastifyRequest, reply: FastifyReply, json: Buffer | string): Promise<FastifyReply> {
-  const body = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+/**
+ * Sends JSON text given in pieces. A small answer goes as one body with its length, as before; a
+ * big one is streamed as the pieces are made (the reader starts receiving while the rest is being
+ * written), compressed when the client accepts a coding.
+ */
+export async function sendJsonPieces(req: FastifyRequest, reply: FastifyReply, pieces: AsyncIterable<string>): Promise<FastifyReply> {
   reply.type('application/json; charset=utf-8');
-  if (body.length < COMPRESS_MIN_BYTES) return reply.send(body);
+  const it = pieces[Symbol.asyncIterator]();
+  const head: string[] = [];
+  let length = 0;
+  while (length < COMPRESS_MIN_BYTES) {
+    const next = await it.next();
+    if (next.done) return reply.send(Buffer.from(head.join(''), 'utf8'));
+    head.push(next.value);
+    length += next.value.length;
+  }
+  async function* all(): AsyncGenerator<string> {
+    yield* head;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  const body = Readable.from(all(), { objectMode: false });
   reply.header('Vary', 'Accept-Encoding');
   const encoding = chooseEncoding(req.headers['accept-encoding']);
   if (!encoding) return reply.send(body);
-  return reply.header('Content-Encoding', encoding).send(await compress(body, encoding));
+  // pipeline destroys both streams when either fails or the client goes away.
+  return reply.header('Content-Encoding', encoding).send(pipeline(body, compressor(encoding), () => undefined));
 }

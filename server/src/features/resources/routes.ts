@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requirePerm } from '../../auth/guard.js';
-import { sendJson } from '../../http/compress.js';
+import { sendJsonPieces } from '../../http/compress.js';
 import { PayloadTooLarge, statusBody } from '../../http/errors.js';
 import { openRead } from '../../fs/ops.js';
 import { rfc3339Nano } from '../../fs/format.js';
@@ -61,7 +61,7 @@ export async function resourcesRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/resources/*', { onRequest: auth, schema: { querystring: GetQuery } }, async (req, reply) => {
     const q = req.query as { checksum?: string };
     const out = await resources.get(req.user, tail(req), { checksum: q.checksum, rawText: req.headers['x-encoding'] === 'true' });
-    if ('listing' in out) return sendJson(req, reply, out.listing);
+    if ('listing' in out) return sendJsonPieces(req, reply, out.listing);
     if ('info' in out) return reply.type('application/json; charset=utf-8').send(JSON.stringify(out.info));
     return reply.type('application/octet-stream').header('Content-Length', String(out.size)).send(openRead(out.stream));
   });

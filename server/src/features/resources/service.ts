@@ -8,7 +8,7 @@ import type { EventBus, FileEvent, FileEventContext } from '../../events/index.j
 import { BadRequest, Conflict, Forbidden, MethodNotAllowed, NotFound } from '../../http/errors.js';
 import { canonicalPath, type CanonicalPath } from '../../fs/canonical.js';
 import { writeAtomic, makeDirs, type ByteSource, type WriteIo } from '../../fs/atomic.js';
-import { describe, listFolderJson, type ResourceItem } from '../../fs/listing.js';
+import { describe, listFolderJsonPieces, type ResourceItem } from '../../fs/listing.js';
 import {
   checksum,
   checkTree,
@@ -85,10 +85,10 @@ export function createResourceService(deps: ResourceDeps) {
       user: UserRecord,
       rawPath: string,
       opts: { checksum?: string; rawText: boolean },
-    ): Promise<{ listing: Buffer } | { info: FileInfo } | { stream: ScopedPath; size: number }> {
+    ): Promise<{ listing: AsyncIterable<string> } | { info: FileInfo } | { stream: ScopedPath; size: number }> {
       const globalRules = await files.globalRules();
       const p = await files.resolve(user, rawPath, { globalRules, mustExist: true });
-      if (p.stat?.isDirectory()) return { listing: await listFolderJson(p, user, globalRules) };
+      if (p.stat?.isDirectory()) return { listing: await listFolderJsonPieces(p, user, globalRules) };
       if (opts.checksum !== undefined || opts.rawText) {
         if (!user.perm.download) throw new Forbidden('downloading needs the download permission');
       }
