@@ -137,7 +137,8 @@ async function collect(dir: ScopedPath, viewer: ListingViewer, globalRules: read
   const ordered = byName ? naturalOrder(candidates, (i) => names[i]!) : codeUnitOrder(candidates, names);
   const j = judged(await stats);
   const kept: number[] = [];
-  for (const i of ordered) if (await judge(dir, names[i]!, j, i)) kept.push(i);
+  // Only links and vanished entries need judging (plain ones: no await per entry).
+  for (const i of ordered) if (j.raw.kind[i] === ENTRY.plain || (await judge(dir, names[i]!, j, i))) kept.push(i);
   const { raw } = j;
   const order = byName
     ? orderByName(kept, (i) => isDirMode(raw.mode[i]!), viewer.sorting.asc)

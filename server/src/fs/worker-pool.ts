@@ -110,7 +110,6 @@ parentPort.on('message', (msg) => {
 
 /** Stats of a list of names, by their position in the list. */
 export type StatPart = Omit<DirStats, 'names'>;
-type Part = StatPart;
 /** A file part read by a worker, or `changed` when the file is no longer the one resolved. */
 type ReadPart = { bytes: Uint8Array } | { changed: true };
 type Reply<T> = ({ id: number } & T) | { id: number; error: { code?: string; message: string; syscall?: string } };
@@ -193,10 +192,10 @@ const POOL_SIZE = 2;
 const statPool = new Pool(POOL_SIZE);
 const readPool = new Pool(POOL_SIZE);
 
-function askStats(w: PoolWorker, dir: string, root: string, names: string[]): Promise<Part> {
+function askStats(w: PoolWorker, dir: string, root: string, names: string[]): Promise<StatPart> {
   // One string instead of an array of 100,000: far cheaper to pass between threads. NUL never
   // occurs in a file name.
-  return statPool.ask<Part>(w, { dir, root, joined: names.join('\0'), n: names.length });
+  return statPool.ask<StatPart>(w, { dir, root, joined: names.join('\0'), n: names.length });
 }
 
 /** Big folders are split between the workers (the stats are the cost, S85 benchmark). */
