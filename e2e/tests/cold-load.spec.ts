@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiLogin, createUser } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { seed } from '../support/seed';
 import { LoginPage } from '../pages/LoginPage';
 import { Files } from '../pages/Files';
 
@@ -11,8 +10,7 @@ import { Files } from '../pages/Files';
 
 /** A folder of its own under the worker's root, with one file; returns its URL path under /files/. */
 function folderWith(root: string, folder: string, file: string): string {
-  mkdirSync(path.join(root, folder, 'Deep Folder'), { recursive: true });
-  writeFileSync(path.join(root, folder, 'Deep Folder', file), 'hello');
+  seed(root, folder, { [`Deep Folder/${file}`]: 'hello' });
   return `files/${folder}/Deep%20Folder/`;
 }
 
@@ -92,7 +90,7 @@ test("a listing fetched for a session that could not be restored never reaches t
   server,
 }) => {
   const link = folderWith(server.root, 'cold-other', 'admins-only.txt');
-  mkdirSync(path.join(server.root, 'cold-other-bea'), { recursive: true });
+  seed(server.root, 'cold-other-bea', {});
   const bea = { username: 'cold-bea', password: 'cold-bea-password-2024' };
   await createUser(server.url, { ...bea, scope: '/cold-other-bea' });
   const token = await apiLogin(server.url);
