@@ -69,7 +69,7 @@ try {
     JSON.stringify({
       what: 'user',
       which: ['viewMode', 'sorting'],
-      data: { id: 1, viewMode: 'list', sorting: { by: 'name', asc: true } },
+      data: { id: 1, viewMode: 'list', sorting: { by: 'name', asc: false } },
     }),
     { 'X-Auth': coffer.token },
   );

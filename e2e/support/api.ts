@@ -71,7 +71,7 @@ export async function createUser(url: string, user: NewUser): Promise<number> {
         redirectAfterCopyMove: true,
         perm,
         commands: user.commands ?? [],
-        sorting: { by: 'name', asc: true },
+        sorting: { by: 'name', asc: false },
         rules: [],
         hideDotfiles: false,
         dateFormat: user.dateFormat ?? false,
@@ -102,11 +102,11 @@ export async function updateSettings(url: string, change: (s: Json) => void): Pr
 }
 
 /**
- * The admin's listing as most tests want it: list view, sorted by name ascending (the defaults are
- * mosaic, newest first), plus the preferences in `also` (such as singleClick).
+ * The admin's listing as most tests want it: list view, names A→Z (stored as `asc: false`, api.md
+ * §8), plus the preferences in `also` (such as singleClick).
  */
 export async function listByName(url: string, also: Json = {}): Promise<void> {
-  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: true }, ...also }, [
+  await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: false }, ...also }, [
     'viewMode',
     'sorting',
     ...Object.keys(also),

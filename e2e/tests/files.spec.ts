@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createUser, listByName } from '../support/api';
+import { apiGet, createUser, listByName } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
@@ -38,6 +38,27 @@ test.describe('the file browser', () => {
     await expect(files.item('alpha')).toBeVisible();
     await page.goForward();
     await expect(page.getByText('This folder is empty.')).toBeVisible();
+  });
+
+  test("a name sorting reads and saves File Browser's stored flag: asc false is A→Z (api.md §8)", async ({
+    page,
+    server,
+  }) => {
+    seed(server.root, 'name-order', { 'b.txt': 1, 'a10.txt': 1, 'a9.txt': 1 }, ['dir']);
+    const files = new Files(page);
+    await files.goto('name-order/');
+    await expect(files.item('b.txt')).toBeVisible();
+    expect(await files.names()).toEqual(['dir', 'a9.txt', 'a10.txt', 'b.txt']);
+    await files.sortButton('Name').click();
+    await expect.poll(() => files.names()).toEqual(['dir', 'b.txt', 'a10.txt', 'a9.txt']);
+    await expect
+      .poll(async () => (await apiGet<{ sorting: unknown }>(server.url, '/users/1')).sorting)
+      .toEqual({ by: 'name', asc: true });
+    // The server's own order for that flag is the same Z→A (what File Browser's client shows).
+    const listing = await apiGet<{ items: { name: string }[] }>(server.url, '/resources/name-order/');
+    expect(listing.items.map((i) => i.name)).toEqual(['dir', 'b.txt', 'a10.txt', 'a9.txt']);
+    await page.reload();
+    await expect.poll(() => files.names()).toEqual(['dir', 'b.txt', 'a10.txt', 'a9.txt']);
   });
 
   test('breadcrumbs show the last 4 segments, "..." when cut, and deep links survive reload', async ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, nextSorting, sortItems } from './sorting';
+import { naturalCompare, nextSorting, sortingFrom, sortItems, storedSorting } from './sorting';
 
 const item = (name: string, isDir = false, size = 0, modified = '2024-01-01T00:00:00Z') => ({
   name,
@@ -95,5 +95,30 @@ describe('nextSorting', () => {
   it('flips the direction on the same field and starts ascending on another', () => {
     expect(nextSorting({ by: 'name', asc: true }, 'name')).toEqual({ by: 'name', asc: false });
     expect(nextSorting({ by: 'name', asc: false }, 'size')).toEqual({ by: 'size', asc: true });
+  });
+});
+
+describe('sortingFrom / storedSorting', () => {
+  it("reads name's stored flag inverted: the default asc: false is A→Z (api.md §8)", () => {
+    expect(sortingFrom({ by: 'name', asc: false })).toEqual({ by: 'name', asc: true });
+    expect(sortingFrom({ by: 'name', asc: true })).toEqual({ by: 'name', asc: false });
+    expect(sortingFrom({ by: 'name' })).toEqual({ by: 'name', asc: true });
+  });
+
+  it('reads size and modified as stored', () => {
+    expect(sortingFrom({ by: 'size', asc: true })).toEqual({ by: 'size', asc: true });
+    expect(sortingFrom({ by: 'modified', asc: false })).toEqual({ by: 'modified', asc: false });
+  });
+
+  it('reads anything unknown as the default, names A→Z', () => {
+    expect(sortingFrom(undefined)).toEqual({ by: 'name', asc: true });
+    expect(sortingFrom({ by: '', asc: false })).toEqual({ by: 'name', asc: true });
+    expect(sortingFrom({ by: 7, asc: 'yes' })).toEqual({ by: 'name', asc: true });
+  });
+
+  it('stores what it reads back unchanged', () => {
+    for (const by of ['name', 'size', 'modified'] as const)
+      for (const asc of [true, false]) expect(sortingFrom(storedSorting({ by, asc }))).toEqual({ by, asc });
+    expect(storedSorting({ by: 'name', asc: true })).toEqual({ by: 'name', asc: false });
   });
 });

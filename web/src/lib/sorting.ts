@@ -51,7 +51,18 @@ export function isSortField(v: unknown): v is SortField {
   return v === 'name' || v === 'size' || v === 'modified';
 }
 
-/** The sorting a folder answer carries (`{by, asc}` of the user), with the defaults for anything else. */
+/**
+ * The order a stored sorting (the user's `{by, asc}`, as a folder answer carries it) shows. For
+ * `name` the stored flag is inverted (api.md §8, File Browser's convention): `asc: false` — every
+ * user's default — lists A→Z. Anything unknown reads as the default.
+ */
 export function sortingFrom(value: { by?: unknown; asc?: unknown } | undefined): Sorting {
-  return { by: isSortField(value?.by) ? value.by : 'name', asc: value?.asc !== false };
+  const by = isSortField(value?.by) ? value.by : 'name';
+  const stored = value?.asc === true;
+  return { by, asc: by === 'name' ? !stored : stored };
+}
+
+/** The stored form of the order the user picked (the inverse of `sortingFrom`). */
+export function storedSorting(sorting: Sorting): Sorting {
+  return { by: sorting.by, asc: sorting.by === 'name' ? !sorting.asc : sorting.asc };
 }

@@ -17,7 +17,7 @@ import type { Point } from '../../lib/placement';
 import { triggerDownload } from '../../lib/download';
 import { isTypingTarget } from '../../lib/keyboard';
 import { filesRoute, folderOf } from '../../lib/paths';
-import { isSortField, nextSorting, sortItems, type SortField, type Sorting } from '../../lib/sorting';
+import { nextSorting, sortingFrom, sortItems, storedSorting, type SortField, type Sorting } from '../../lib/sorting';
 import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
@@ -63,11 +63,6 @@ const VIEW_LABEL = {
   'mosaic gallery': 'files.views.gallery',
 } as const;
 
-function initialSorting(folder: Resource): Sorting {
-  const s = (folder as { sorting?: { by?: unknown; asc?: unknown } }).sorting;
-  return { by: isSortField(s?.by) ? s.by : 'name', asc: s?.asc !== false };
-}
-
 /** How a toolbar shortcut reads in a menu. */
 function shortcutHint(shortcut: string | undefined): string | undefined {
   return shortcut?.replace('Control', 'Ctrl').replace('Delete', 'Del');
@@ -85,7 +80,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
   const user = useSession((s) => s.user);
   const perm = user?.perm;
   const promptOpen = usePrompts((s) => s.stack.length > 0);
-  const [sorting, setSorting] = useState<Sorting>(() => initialSorting(folder));
+  const [sorting, setSorting] = useState<Sorting>(() => sortingFrom(folder.sorting));
   const view: ViewMode = VIEWS.find((v) => v === user?.viewMode) ?? 'list';
   const items = useMemo(() => sortItems(folder.items ?? [], sorting), [folder.items, sorting]);
 
@@ -161,7 +156,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
     const next = nextSorting(sorting, by);
     setSorting(next);
     if (user) {
-      updateUserFields(user.id, { sorting: next }, ['sorting']).catch((err: unknown) =>
+      updateUserFields(user.id, { sorting: storedSorting(next) }, ['sorting']).catch((err: unknown) =>
         toast.error(err instanceof Error ? err.message : String(err)),
       );
     }

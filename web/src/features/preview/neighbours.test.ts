@@ -27,7 +27,7 @@ describe('fileNeighbours', () => {
   ];
 
   it('steps through the files in the listing order, folders left out', () => {
-    const byName = folder(items, { by: 'name', asc: true });
+    const byName = folder(items, { by: 'name', asc: false });
     expect(fileNeighbours(byName, '/pics/b2.png')).toMatchObject({
       previous: { name: 'a.txt' },
       next: { name: 'b10.png' },
@@ -37,9 +37,17 @@ describe('fileNeighbours', () => {
   });
 
   it('has nothing before the first file and nothing after the last', () => {
-    const byName = folder(items, { by: 'name', asc: true });
+    const byName = folder(items, { by: 'name', asc: false });
     expect(fileNeighbours(byName, '/pics/a.txt')).toMatchObject({ previous: null, position: 1 });
     expect(fileNeighbours(byName, '/pics/b10.png')).toMatchObject({ next: null, position: 3 });
+  });
+
+  it('reads a stored name sorting the way the server orders it (asc: true is Z→A, api.md §8)', () => {
+    const zToA = folder(items, { by: 'name', asc: true });
+    expect(fileNeighbours(zToA, '/pics/b2.png')).toMatchObject({
+      previous: { name: 'b10.png' },
+      next: { name: 'a.txt' },
+    });
   });
 
   it("follows the folder's saved sorting", () => {

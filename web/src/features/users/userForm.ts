@@ -95,7 +95,7 @@ export function userData(draft: UserDraft, base: User | null, settings: UserSett
     viewMode: base?.viewMode ?? d?.viewMode ?? 'list',
     singleClick: base?.singleClick ?? d?.singleClick ?? false,
     redirectAfterCopyMove: base?.redirectAfterCopyMove ?? d?.redirectAfterCopyMove ?? true,
-    sorting: base?.sorting ?? d?.sorting ?? { by: 'name', asc: true },
+    sorting: base?.sorting ?? d?.sorting ?? { by: 'name', asc: false },
     hideDotfiles: base?.hideDotfiles ?? d?.hideDotfiles ?? false,
     dateFormat: base?.dateFormat ?? d?.dateFormat ?? false,
     aceEditorTheme: base?.aceEditorTheme ?? d?.aceEditorTheme ?? '',
