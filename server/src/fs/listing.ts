@@ -208,12 +208,17 @@ class ItemWriter {
     this.parts = [];
     return text;
   }
-  head(self: ResourceItem): string {
-    return JSON.stringify(self).slice(0, -1) + ',"items":[';
-  }
-  tail(sorting: Sorting): string {
+  /**
+   * The folder's own fields and its sorting, before the items: a reader of the streamed answer
+   * knows the order of what it receives from the first piece on (the web client shows the first
+   * rows then). Member order means nothing to JSON readers.
+   */
+  head(self: ResourceItem, sorting: Sorting): string {
     const order = JSON.stringify({ by: sorting.by, asc: sorting.asc });
-    return `],"numDirs":${this.numDirs},"numFiles":${this.count - this.numDirs},"sorting":${order}}`;
+    return `${JSON.stringify(self).slice(0, -1)},"sorting":${order},"items":[`;
+  }
+  tail(): string {
+    return `],"numDirs":${this.numDirs},"numFiles":${this.count - this.numDirs}}`;
   }
 }
 
@@ -223,13 +228,13 @@ const PIECE_ENTRIES = 2048;
 /** A listing whose stats are all in: its JSON, piece by piece. */
 async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting): AsyncGenerator<string> {
   const out = new ItemWriter(dir);
-  yield out.head(self);
+  yield out.head(self, sorting);
   for (let from = 0; from < e.order.length; from += PIECE_ENTRIES) {
     const to = Math.min(e.order.length, from + PIECE_ENTRIES);
     for (let k = from; k < to; k++) out.add(e.names[e.order[k]!]!, e, e.order[k]!);
     yield out.take();
   }
-  yield out.tail(sorting);
+  yield out.tail();
 }
 
 /**
@@ -278,7 +283,7 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
 
   return async function* pieces(self) {
     const out = new ItemWriter(dir);
-    yield out.head(self);
+    yield out.head(self, viewer.sorting);
     for (let from = 0; from < order.length; from += PIECE_ENTRIES) {
       for (let at = from, end = Math.min(order.length, from + PIECE_ENTRIES); at < end; at++) {
         const i = order[at]!;
@@ -291,7 +296,7 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
       }
       yield out.take();
     }
-    yield out.tail(viewer.sorting);
+    yield out.tail();
   };
 }
 
