@@ -42,13 +42,15 @@ for (let i = 0; i < FILES; i++)
   writeFileSync(path.join(root, FOLDER, `file-${String(i).padStart(6, '0')}.txt`), '');
 console.log(`${FILES} empty files in ${fmt((performance.now() - t0) / 1000)} s`);
 
-// Marks the first painted row: an option of a listing with aria-setsize = FILES, one frame after
-// it appears. Also when the dblclick that starts an in-app navigation happened.
-const PROBE = (files) => {
+// Marks the first painted row of the big folder — the option of its first file (the listing shows
+// the first rows while the rest still arrives) — one frame after it appears. Also when the
+// dblclick that starts an in-app navigation happened.
+const FIRST_FILE = 'file-000000.txt';
+const PROBE = (first) => {
   window.__firstRow = 0;
   window.__navStart = 0;
   document.addEventListener('dblclick', () => (window.__navStart = performance.now()), true);
-  const seen = () => document.querySelector(`[role="option"][aria-setsize="${files}"]`);
+  const seen = () => [...document.querySelectorAll('[role="option"]')].some((o) => o.textContent.includes(first));
   new MutationObserver((_, observer) => {
     if (window.__firstRow || !seen()) return;
     requestAnimationFrame(() => (window.__firstRow = performance.now()));
@@ -80,7 +82,7 @@ try {
   async function context() {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await ctx.addInitScript((jwt) => localStorage.setItem('jwt', jwt), token);
-    await ctx.addInitScript(PROBE, FILES);
+    await ctx.addInitScript(PROBE, FIRST_FILE);
     return ctx;
   }
   // When the listing's JSON had arrived (the last GET of the folder; page time), to tell the

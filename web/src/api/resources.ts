@@ -1,4 +1,5 @@
 import { encodePath, request, requestJson } from './client';
+import { readResource, type ItemsListener } from './listingStream';
 
 /** The fields of a resource the client reads (api.md §8). */
 export interface ResourceItem {
@@ -30,6 +31,20 @@ export interface Resource extends ResourceItem {
  */
 export function getResource(virtualPath: string, signal?: AbortSignal, token?: string): Promise<Resource> {
   return requestJson<Resource>(`/resources${encodePath(virtualPath)}`, { signal, token });
+}
+
+/**
+ * `getResource`, read as it arrives: `onItems` sees a folder's items while the rest of a big
+ * listing is still on its way (listingStream.ts).
+ */
+export async function streamResource(
+  virtualPath: string,
+  onItems: ItemsListener,
+  signal?: AbortSignal,
+  token?: string,
+): Promise<Resource> {
+  const res = await request(`/resources${encodePath(virtualPath)}`, { signal, token });
+  return readResource(res, onItems);
 }
 
 /** PUT /api/resources{path}: the complete new content of an existing file (editor save). */

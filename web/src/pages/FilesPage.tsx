@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useNavigationType, useParams } from 'react-router';
 import { queryKeys } from '../api/queryKeys';
 import type { Resource } from '../api/resources';
 import { Spinner } from '../components/Spinner';
@@ -14,7 +14,9 @@ import { errorCodeOf } from '../features/errors/errorKind';
 import { ErrorScreen } from '../features/errors/ErrorScreen';
 import { Breadcrumbs } from '../features/files/Breadcrumbs';
 import { FileBrowser } from '../features/files/FileBrowser';
+import { partialPublisher, usePartialListing } from '../features/files/partialListing';
 import { loadResource } from '../features/files/prefetch';
+import { recall } from '../features/files/scrollMemory';
 import { fileScreen } from '../features/preview/fileScreen';
 import { virtualPathOf } from '../lib/paths';
 import { useSession } from '../stores/session';
@@ -44,24 +46,41 @@ export default function FilesPage() {
   const query = useQuery({
     queryKey: queryKeys.resource(path),
     // TanStack Query aborts the previous request's signal when a new path is asked for (§4). The
-    // first listing after a cold load may already be on its way (prefetch.ts).
-    queryFn: ({ signal }) => loadResource(path, signal),
+    // first listing after a cold load may already be on its way (prefetch.ts). A big folder shows
+    // its first rows while the rest arrives (partialListing.ts).
+    queryFn: async ({ signal }) => {
+      const partial = partialPublisher(path);
+      try {
+        return await loadResource(path, signal, partial.onItems);
+      } finally {
+        partial.done();
+      }
+    },
     // Stepping from file to file keeps the open file on screen until the next one has loaded.
     placeholderData: (previous) => (previous && !previous.isDir && !path.endsWith('/') ? previous : undefined),
   });
-  const name = query.data?.name || t('titles.myFiles');
+  // Back or Forward to a place the user scrolled in waits for the whole listing to put them back.
+  const placeKey = useLocation().key;
+  const returning = useNavigationType() === 'POP' && recall(placeKey) !== undefined;
+  const partial = usePartialListing(path);
+  const resource = query.data ?? (query.isPending && !returning ? partial : null);
+  const name = resource?.name || t('titles.myFiles');
   useDocumentTitle([name, t('titles.files')]);
 
-  if (query.isPending) return <Spinner label={t('common.loading')} />;
   if (query.isError) return <ErrorScreen code={errorCodeOf(query.error)} />;
-  const resource = query.data;
+  if (!resource) return <Spinner label={t('common.loading')} />;
   return (
     <div className={resource.isDir ? 'files' : 'files files--file'}>
       <h1 className="page-title" dir="auto">
         {name}
       </h1>
       {resource.isDir ? (
-        <FileBrowser key={path} folder={resource} path={path.endsWith('/') ? path : `${path}/`} />
+        <FileBrowser
+          key={path}
+          folder={resource}
+          arriving={resource !== query.data}
+          path={path.endsWith('/') ? path : `${path}/`}
+        />
       ) : (
         <>
           <Breadcrumbs path={resource.path} />

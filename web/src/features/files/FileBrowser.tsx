@@ -73,7 +73,11 @@ function onPageItself(target: EventTarget | null): boolean {
   return target === document.body || (target instanceof HTMLElement && target.id === 'main');
 }
 
-export function FileBrowser({ folder, path }: { folder: Resource; path: string }) {
+/**
+ * `arriving`: `folder` holds the first items of a listing still coming in (partialListing.ts);
+ * the component stays mounted when the whole arrives.
+ */
+export function FileBrowser({ folder, path, arriving = false }: { folder: Resource; path: string; arriving?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -542,6 +546,7 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
         ) : (
           <Listing
             items={items}
+            arriving={arriving}
             view={view}
             selection={selection}
             sorting={sorting}
@@ -563,6 +568,11 @@ export function FileBrowser({ folder, path }: { folder: Resource; path: string }
             }}
           />
         )}
+        {arriving ? (
+          <p className="listing__arriving" role="status">
+            {t('common.loading')}
+          </p>
+        ) : null}
       </UploadDropZone>
       {menu && menuItem ? (
         <Menu

@@ -57,6 +57,8 @@ export interface Reveal {
 
 export interface ListingProps {
   items: ResourceItem[];
+  /** More items are still arriving: how many there will be is not known yet. */
+  arriving?: boolean;
   view: ViewMode;
   selection: Selection;
   sorting: Sorting;
@@ -246,6 +248,7 @@ export function Listing(props: ListingProps) {
         role="listbox"
         aria-multiselectable="true"
         aria-label={t('files.items')}
+        aria-busy={props.arriving}
         style={{ blockSize: virtualizer.getTotalSize() }}
       >
         {virtualRows.map((row) => (
@@ -371,7 +374,7 @@ function Item(props: ItemProps) {
       aria-labelledby={`${ids}-name`}
       aria-describedby={`${ids}-details`}
       aria-posinset={index + 1}
-      aria-setsize={props.items.length}
+      aria-setsize={props.arriving ? -1 : props.items.length}
       tabIndex={isTabbable ? 0 : -1}
       className={classes.join(' ')}
       data-dir={item.isDir}

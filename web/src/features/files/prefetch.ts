@@ -5,7 +5,8 @@
  * for the user the session turns out to be; anything else is a normal request.
  */
 import { matchRoutes } from 'react-router';
-import { getResource, type Resource } from '../../api/resources';
+import type { ItemsListener } from '../../api/listingStream';
+import { streamResource, type Resource, type ResourceItem } from '../../api/resources';
 import { config } from '../../config';
 import { decodeToken } from '../../lib/jwt';
 import { virtualPathOf } from '../../lib/paths';
@@ -16,6 +17,10 @@ interface Prefetch {
   userId: number;
   answer: Promise<Resource>;
   controller: AbortController;
+  /** Who hears of the items as they arrive: the listing, once it took the answer. */
+  listener: ItemsListener | null;
+  /** The items heard of before that. */
+  heard: [Resource, readonly ResourceItem[]] | null;
 }
 
 let pending: Prefetch | null = null;
@@ -72,10 +77,15 @@ export function prefetchResource(path: string, token: string): void {
   }
   started = true;
   const controller = new AbortController();
-  const answer = getResource(path, controller.signal, token);
+  const heard: ItemsListener = (head, items) => {
+    prefetch.heard = [head, items];
+    prefetch.listener?.(head, items);
+  };
+  const answer = streamResource(path, heard, controller.signal, token);
+  const prefetch: Prefetch = { path, userId, answer, controller, listener: null, heard: null };
   // Unused or failed answers are dropped silently: the listing asks again.
   answer.catch(() => undefined);
-  pending = { path, userId, answer, controller };
+  pending = prefetch;
 }
 
 /** Forgets the prefetched answer (and stops its request when it is still running). */
@@ -88,17 +98,20 @@ export function discardPrefetch(): void {
  * The listing's request: the prefetched answer when this is the first listing asked for since the
  * page loaded, for the same path and the session's user; otherwise — or when the prefetch failed
  * in any way (401, no connection, aborted) — a normal GET, whose 401 ends the session as usual.
+ * `onItems` hears of a folder's items as they arrive (streamResource).
  */
-export function loadResource(path: string, signal: AbortSignal): Promise<Resource> {
+export function loadResource(path: string, signal: AbortSignal, onItems: ItemsListener = () => undefined): Promise<Resource> {
   const prefetch = pending;
   pending = null;
   started = true;
   if (!prefetch || prefetch.path !== path || prefetch.userId !== useSession.getState().user?.id) {
     prefetch?.controller.abort();
-    return getResource(path, signal);
+    return streamResource(path, onItems, signal);
   }
   signal.addEventListener('abort', () => prefetch.controller.abort(), { once: true });
-  return prefetch.answer.catch(() => getResource(path, signal));
+  prefetch.listener = onItems;
+  if (prefetch.heard) onItems(...prefetch.heard);
+  return prefetch.answer.catch(() => streamResource(path, onItems, signal));
 }
 
 /** Tests: a fresh page load. */

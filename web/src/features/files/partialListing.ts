@@ -1,0 +1,48 @@
+/**
+ * A big folder's first rows while the rest of its listing is still arriving (issue 9: the first
+ * rows of a 100,000-entry folder within 1.5 s). Only a name order is shown early: the server sends
+ * it in the order the client shows it (folders first, names in the user's direction), so rows
+ * that are on screen stay where they are when the rest comes in.
+ */
+import { create } from 'zustand';
+import type { ItemsListener } from '../../api/listingStream';
+import type { Resource } from '../../api/resources';
+import { sortingFrom } from '../../lib/sorting';
+
+/** Shown from this many items on (a screenful and more), then each time the count has doubled. */
+export const FIRST_ROWS = 200;
+
+interface Partial {
+  path: string;
+  folder: Resource;
+  /** The load that published it (a later load of the same path replaces it). */
+  load: object;
+}
+
+const usePartial = create<{ partial: Partial | null }>(() => ({ partial: null }));
+
+/** The folder at `path` as far as it has arrived, while its listing is loading; else null. */
+export function usePartialListing(path: string): Resource | null {
+  return usePartial((s) => (s.partial?.path === path ? s.partial.folder : null));
+}
+
+/**
+ * What one load of `path` hands its items to, and what it calls when it ended (answer, error or
+ * abort). Publishing each time the count doubles keeps the re-sorting of what is shown linear in
+ * the folder's size.
+ */
+export function partialPublisher(path: string): { onItems: ItemsListener; done: () => void } {
+  const load = {};
+  let shown = 0;
+  return {
+    onItems(head, items) {
+      if (items.length < Math.max(FIRST_ROWS, 2 * shown)) return;
+      if (!head.sorting || sortingFrom(head.sorting).by !== 'name') return;
+      shown = items.length;
+      usePartial.setState({ partial: { path, load, folder: { ...head, items: items.slice() } } });
+    },
+    done() {
+      if (usePartial.getState().partial?.load === load) usePartial.setState({ partial: null });
+    },
+  };
+}
