@@ -13,30 +13,39 @@ export interface Sortable {
   mtime: number;
 }
 
+/** Run lengths at or above this all share one mark (their digits then compare as text). */
+const MAX_RUN_MARK = 0xfeff;
+const marks: string[] = [];
+
+/**
+ * The mark of a digit run of `length` digits (leading zeros dropped): one character below 0xff,
+ * else 0xff and two more, so marks order as their lengths and a name of Latin-1 characters keeps
+ * a one-byte key (cheaper to compare). A mark only ever meets another mark: both keys are then at
+ * the start of a digit run.
+ */
+function runMark(length: number): string {
+  if (length < 0xff) return (marks[length] ??= '0' + String.fromCharCode(length));
+  const n = Math.min(length, MAX_RUN_MARK);
+  return '0\xff' + String.fromCharCode(n >> 8, n & 0xff);
+}
+
+function digitRun(run: string): string {
+  let k = 0;
+  while (k < run.length - 1 && run.charCodeAt(k) === 48) k++;
+  return runMark(run.length - k) + (k === 0 ? run : run.slice(k));
+}
+
+const DIGIT_RUNS = /[0-9]+/g;
+const HAS_DIGIT = /[0-9]/;
+
 /**
  * A key whose plain string order is the natural, case-insensitive order: each digit run becomes
- * "0" + a length mark + the digits without leading zeros, so numbers compare by value.
+ * "0" + a length mark + the digits without leading zeros, so numbers compare by value; a name
+ * without digits is its own lowercase.
  */
 export function naturalKey(name: string): string {
   const lower = name.toLowerCase();
-  let out = '';
-  let i = 0;
-  while (i < lower.length) {
-    const c = lower.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      let j = i;
-      while (j < lower.length && lower.charCodeAt(j) >= 48 && lower.charCodeAt(j) <= 57) j++;
-      let k = i;
-      while (k < j - 1 && lower.charCodeAt(k) === 48) k++;
-      const digits = lower.slice(k, j);
-      out += '0' + String.fromCharCode(0x100 + Math.min(digits.length, 0xfeff)) + digits;
-      i = j;
-    } else {
-      out += lower[i];
-      i++;
-    }
-  }
-  return out;
+  return HAS_DIGIT.test(lower) ? lower.replace(DIGIT_RUNS, digitRun) : lower;
 }
 
 /** What the order needs to know about entry `i`. */
@@ -50,16 +59,26 @@ export interface SortSource {
 
 /** Natural, case-insensitive order with ties broken by code units: a total order of distinct names. */
 export function naturalOrder(indices: readonly number[], name: (i: number) => string): number[] {
-  const keys: string[] = [];
-  for (const i of indices) keys[i] = naturalKey(name(i));
-  return indices.slice().sort((a, b) => {
+  const n = indices.length;
+  // Keys and positions in dense arrays (indices may have gaps); the input usually comes in
+  // readdir's byte order, close to the natural one, which the (adaptive) sort makes cheap.
+  const keys: string[] = new Array<string>(n);
+  const at: number[] = new Array<number>(n);
+  for (let k = 0; k < n; k++) {
+    keys[k] = naturalKey(name(indices[k]!));
+    at[k] = k;
+  }
+  at.sort((a, b) => {
     const ka = keys[a]!;
     const kb = keys[b]!;
-    if (ka !== kb) return ka < kb ? -1 : 1;
-    const na = name(a);
-    const nb = name(b);
-    return na < nb ? -1 : na > nb ? 1 : 0;
+    if (ka < kb) return -1;
+    if (ka > kb) return 1;
+    const na = name(indices[a]!);
+    const nb = name(indices[b]!);
+    return na < nb ? -1 : na > nb ? 1 : a - b;
   });
+  for (let k = 0; k < n; k++) at[k] = indices[at[k]!]!;
+  return at;
 }
 
 /**
