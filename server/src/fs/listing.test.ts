@@ -70,6 +70,18 @@ describe('listing a big folder', () => {
     }
   });
 
+  it('writes exactly the bytes JSON.stringify gives for the same listing (escapes, non-BMP, pieces of UTF-8)', async () => {
+    const odd = path.join(base, 'root', 'bytes');
+    await mkdir(odd);
+    const names = ['quote".txt', 'back\\slash', 'ctl\x01\x1f\x7f', 'line\nbreak', 'sep\u2028\u2029', 'é ü 漢字', '😀 𝄞.mp3', 'Ω10.png', 'Ω9.png'];
+    for (const n of names) await writeFile(path.join(odd, n), 'x');
+    for (let i = 0; i < 3000; i++) await writeFile(path.join(odd, `n${i}-ü😀.txt`), ''); // more than one piece
+    const p = await resolvePath(viewer, '/bytes', { serverRoot: path.join(base, 'root'), globalRules: [] });
+    const { items, numDirs, numFiles, sorting, ...self } = await listFolder(p, viewer, []);
+    const expected = JSON.stringify({ ...self, sorting, items, numDirs, numFiles });
+    expect((await listFolderJson(p, viewer, [])).toString('utf8')).toBe(expected);
+  });
+
   it('escapes names in the hand-written JSON', async () => {
     const odd = path.join(base, 'root', 'odd');
     await mkdir(odd);

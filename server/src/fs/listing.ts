@@ -182,43 +182,65 @@ function emitItem(name: string, j: Judged, i: number, fmt: Format, emit: Emit): 
   return isDir;
 }
 
-/** Writes listing items as JSON text, with the counts the answer ends with. */
+/** Room for a first piece; each next one starts with about the size of the last. */
+const MIN_PIECE_BYTES = 64 * 1024;
+
+/**
+ * Writes listing items as JSON, in UTF-8, with the counts the answer ends with. Each item's text
+ * goes straight into the piece's buffer: joining a piece's items into one string first cost more
+ * than making them.
+ */
 class ItemWriter {
   numDirs = 0;
   count = 0;
   private readonly parent: string;
   private readonly fmt = cachedRfc3339Nano();
-  private parts: string[] = [];
+  private buf = Buffer.allocUnsafe(0);
+  private used = 0;
+  /** Bytes to allocate for the next piece. */
+  private expect = MIN_PIECE_BYTES;
   constructor(dir: ScopedPath) {
     this.parent = JSON.stringify(dir.virtual === '/' ? '/' : dir.virtual + '/').slice(0, -1); // '"/dir/' without the closing quote
   }
   private readonly emit: Emit = (name, size, ext, modified, mode, isDir, isLink, type) => {
     const qName = JSON.stringify(name);
-    this.parts.push(
+    this.write(
       `${this.count > 0 ? ',' : ''}{"path":${this.parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"}`,
     );
     this.count++;
   };
+  private write(text: string): void {
+    // At most 3 bytes of UTF-8 per UTF-16 code unit.
+    const room = text.length * 3;
+    if (this.used + room > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.used + room, this.expect));
+      this.buf.copy(next, 0, 0, this.used);
+      this.buf = next;
+    }
+    this.used += this.buf.write(text, this.used);
+  }
   add(name: string, j: Judged, i: number): void {
     if (emitItem(name, j, i, this.fmt, this.emit)) this.numDirs++;
   }
-  /** The text written since the last take. */
-  take(): string {
-    const text = this.parts.join('');
-    this.parts = [];
-    return text;
+  /** The bytes written since the last take. */
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.used);
+    this.expect = Math.max(MIN_PIECE_BYTES, this.used + (this.used >> 3));
+    this.buf = Buffer.allocUnsafe(0);
+    this.used = 0;
+    return out;
   }
   /**
    * The folder's own fields and its sorting, before the items: a reader of the streamed answer
    * knows the order of what it receives from the first piece on (the web client shows the first
    * rows then). Member order means nothing to JSON readers.
    */
-  head(self: ResourceItem, sorting: Sorting): string {
+  head(self: ResourceItem, sorting: Sorting): Buffer {
     const order = JSON.stringify({ by: sorting.by, asc: sorting.asc });
-    return `${JSON.stringify(self).slice(0, -1)},"sorting":${order},"items":[`;
+    return Buffer.from(`${JSON.stringify(self).slice(0, -1)},"sorting":${order},"items":[`, 'utf8');
   }
-  tail(): string {
-    return `],"numDirs":${this.numDirs},"numFiles":${this.count - this.numDirs}}`;
+  tail(): Buffer {
+    return Buffer.from(`],"numDirs":${this.numDirs},"numFiles":${this.count - this.numDirs}}`, 'utf8');
   }
 }
 
@@ -226,7 +248,7 @@ class ItemWriter {
 const PIECE_ENTRIES = 2048;
 
 /** A listing whose stats are all in: its JSON, piece by piece. */
-async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting): AsyncGenerator<string> {
+async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting): AsyncGenerator<Buffer> {
   const out = new ItemWriter(dir);
   yield out.head(self, sorting);
   for (let from = 0; from < e.order.length; from += PIECE_ENTRIES) {
@@ -246,7 +268,7 @@ async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries,
  * unknown type form the first batch: their kind decides their group, and links leaving the area
  * are not listed.
  */
-async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<(self: ResourceItem) => AsyncGenerator<string>> {
+async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<(self: ResourceItem) => AsyncGenerator<Buffer>> {
   const dirents = await readdir(dir.real, { withFileTypes: true });
   const names = dirents.map((d) => d.name);
   const candidates = visible(dir, names, viewer, globalRules);
@@ -306,7 +328,7 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
  * any error raised) before this resolves; the text then comes piece by piece, so a big answer
  * leaves while it is being made.
  */
-export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<AsyncIterable<string>> {
+export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<AsyncIterable<Buffer>> {
   if (sortsByName(viewer.sorting)) {
     const [self, pieces] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules)]);
     return pieces(self);
@@ -317,9 +339,9 @@ export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewe
 
 /** The same JSON as one buffer. */
 export async function listFolderJson(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Buffer> {
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   for await (const piece of await listFolderJsonPieces(dir, viewer, globalRules)) parts.push(piece);
-  return Buffer.from(parts.join(''), 'utf8');
+  return Buffer.concat(parts);
 }
 
 /** The same listing as objects (for callers that adapt it, e.g. public share listings). */

@@ -49,22 +49,22 @@ export function compressor(encoding: Encoding): Transform {
 }
 
 /**
- * Sends JSON text given in pieces. A small answer goes as one body with its length, as before; a
+ * Sends JSON given in pieces of UTF-8. A small answer goes as one body with its length, as before; a
  * big one is streamed as the pieces are made (the reader starts receiving while the rest is being
  * written), compressed when the client accepts a coding.
  */
-export async function sendJsonPieces(req: FastifyRequest, reply: FastifyReply, pieces: AsyncIterable<string>): Promise<FastifyReply> {
+export async function sendJsonPieces(req: FastifyRequest, reply: FastifyReply, pieces: AsyncIterable<Buffer>): Promise<FastifyReply> {
   reply.type('application/json; charset=utf-8');
   const it = pieces[Symbol.asyncIterator]();
-  const head: string[] = [];
+  const head: Buffer[] = [];
   let length = 0;
   while (length < COMPRESS_MIN_BYTES) {
     const next = await it.next();
-    if (next.done) return reply.send(Buffer.from(head.join(''), 'utf8'));
+    if (next.done) return reply.send(Buffer.concat(head));
     head.push(next.value);
     length += next.value.length;
   }
-  async function* all(): AsyncGenerator<string> {
+  async function* all(): AsyncGenerator<Buffer> {
     yield* head;
     for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
   }

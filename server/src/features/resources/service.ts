@@ -85,7 +85,7 @@ export function createResourceService(deps: ResourceDeps) {
       user: UserRecord,
       rawPath: string,
       opts: { checksum?: string; rawText: boolean },
-    ): Promise<{ listing: AsyncIterable<string> } | { info: FileInfo } | { stream: ScopedPath; size: number }> {
+    ): Promise<{ listing: AsyncIterable<Buffer> } | { info: FileInfo } | { stream: ScopedPath; size: number }> {
       const globalRules = await files.globalRules();
       const p = await files.resolve(user, rawPath, { globalRules, mustExist: true });
       if (p.stat?.isDirectory()) return { listing: await listFolderJsonPieces(p, user, globalRules) };
