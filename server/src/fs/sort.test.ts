@@ -71,6 +71,20 @@ describe('natural order, fast paths', () => {
     // Keys keep their order relation with the reference keys pair by pair.
     for (let i = 1; i < 200; i++) expect(naturalKey(xs[i - 1]!) < naturalKey(xs[i]!)).toBe(referenceKey(xs[i - 1]!) < referenceKey(xs[i]!));
   });
+  it('orders ASCII names (compared without keys) exactly as the reference, from byte order or shuffled', () => {
+    const parts = ['a', 'A', 'b', 'Z', 'z', '[', '_', '`', '~', ' ', '-', '.', '0', '00', '1', '01', '9', '10', '010', '99', '100', '0009'];
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % parts.length;
+    const names = new Set<string>();
+    while (names.size < 4000) names.add(Array.from({ length: 1 + (next() % 6) }, () => parts[next()]).join(''));
+    const bytes = [...names].sort();
+    expect(ordered(bytes)).toEqual(referenceOrder(bytes));
+    const shuffled = bytes.slice().sort((a, b) => a.length - b.length || (a < b ? 1 : -1));
+    expect(ordered(shuffled)).toEqual(referenceOrder(bytes));
+    // ASCII against non-ASCII names (keys on one side only).
+    const both = [...bytes.slice(0, 500), ...bytes.slice(0, 500).map((x) => x + 'é'), ...bytes.slice(0, 500).map((x) => 'É' + x)];
+    expect(ordered(both)).toEqual(referenceOrder(both));
+  });
   it('keeps the input order of equal names and works on indices with gaps', () => {
     const xs = ['b', 'a', 'b', 'c', 'a'];
     expect(naturalOrder([4, 2, 1, 0], (i) => xs[i]!)).toEqual([4, 1, 2, 0]);

@@ -57,24 +57,80 @@ export interface SortSource {
   mtime(i: number): number;
 }
 
-/** Natural, case-insensitive order with ties broken by code units: a total order of distinct names. */
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const NON_ASCII = /[^\0-\x7f]/;
+
+/**
+ * Compares two ASCII names as their `naturalKey`s compare (sign only), without making the keys:
+ * letters lowercased, a digit run against another by its length without leading zeros then its
+ * digits, against anything else as the "0" its key starts with. Runs longer than the last mark
+ * (never in a real name) go through the keys.
+ */
+function compareAscii(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  let i = 0;
+  let j = 0;
+  while (i < la && j < lb) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      let ea = i + 1;
+      while (ea < la && isDigit(a.charCodeAt(ea))) ea++;
+      let eb = j + 1;
+      while (eb < lb && isDigit(b.charCodeAt(eb))) eb++;
+      while (i < ea - 1 && a.charCodeAt(i) === 48) i++;
+      while (j < eb - 1 && b.charCodeAt(j) === 48) j++;
+      const length = ea - i;
+      if (length >= MAX_RUN_MARK || eb - j >= MAX_RUN_MARK) return naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0;
+      if (length !== eb - j) return length - (eb - j);
+      for (; i < ea; i++, j++) if (a.charCodeAt(i) !== b.charCodeAt(j)) return a.charCodeAt(i) - b.charCodeAt(j);
+      continue;
+    }
+    if (isDigit(ca)) ca = 48;
+    else if (ca >= 65 && ca <= 90) ca += 32;
+    if (isDigit(cb)) cb = 48;
+    else if (cb >= 65 && cb <= 90) cb += 32;
+    if (ca !== cb) return ca - cb;
+    i++;
+    j++;
+  }
+  // One key is a prefix of the other (or both ended): the shorter first.
+  return la - i - (lb - j);
+}
+
+/**
+ * Natural, case-insensitive order with ties broken by code units: a total order of distinct names.
+ * ASCII names are compared as they are; keys are made only for the others. The input usually
+ * comes in readdir's byte order, often already the natural one, which the (adaptive) sort then
+ * only checks.
+ */
 export function naturalOrder(indices: readonly number[], name: (i: number) => string): number[] {
   const n = indices.length;
-  // Keys and positions in dense arrays (indices may have gaps); the input usually comes in
-  // readdir's byte order, close to the natural one, which the (adaptive) sort makes cheap.
-  const keys: string[] = new Array<string>(n);
+  // By position (indices may have gaps).
+  const names: string[] = new Array<string>(n);
+  const ascii = new Uint8Array(n);
+  const keys: (string | undefined)[] = new Array<string | undefined>(n);
   const at: number[] = new Array<number>(n);
   for (let k = 0; k < n; k++) {
-    keys[k] = naturalKey(name(indices[k]!));
+    const s = name(indices[k]!);
+    names[k] = s;
+    ascii[k] = NON_ASCII.test(s) ? 0 : 1;
     at[k] = k;
   }
+  const keyOf = (k: number) => (keys[k] ??= naturalKey(names[k]!));
   at.sort((a, b) => {
-    const ka = keys[a]!;
-    const kb = keys[b]!;
-    if (ka < kb) return -1;
-    if (ka > kb) return 1;
-    const na = name(indices[a]!);
-    const nb = name(indices[b]!);
+    const na = names[a]!;
+    const nb = names[b]!;
+    if (ascii[a]! & ascii[b]!) {
+      const c = compareAscii(na, nb);
+      if (c !== 0) return c;
+    } else {
+      const ka = keyOf(a);
+      const kb = keyOf(b);
+      if (ka < kb) return -1;
+      if (ka > kb) return 1;
+    }
     return na < nb ? -1 : na > nb ? 1 : a - b;
   });
   for (let k = 0; k < n; k++) at[k] = indices[at[k]!]!;
