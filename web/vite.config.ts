@@ -1,15 +1,41 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // page-contract.md: the server replaces /__COFFER_STATIC__ with its static URL (which carries
 // --baseurl), and JS chunks resolve theirs at run time through window.__prependStaticUrl, so one
 // build serves every base URL.
 const STATIC = '/__COFFER_STATIC__/';
 
+/**
+ * src/early.ts as an entry of its own, loaded by the page before the app's bundle: with no imports,
+ * it runs as soon as the page is parsed instead of after every chunk the app's entry needs.
+ */
+function earlyEntry(): Plugin {
+  let ref = '';
+  return {
+    name: 'coffer-early-entry',
+    apply: 'build',
+    buildStart() {
+      ref = this.emitFile({ type: 'chunk', id: 'src/early.ts', name: 'early' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      // Before the app's entry: module scripts run in document order.
+      handler(html, ctx) {
+        const file = ctx.bundle && ref ? Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.name === 'early') : undefined;
+        const at = html.indexOf('<script type="module"');
+        if (!file || at < 0) throw new Error('the early entry or the app entry is missing');
+        const tag = `<script type="module" crossorigin src="${STATIC}${file.fileName}"></script>\n    `;
+        return html.slice(0, at) + tag + html.slice(at);
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
   base: command === 'build' ? STATIC : '/',
-  plugins: [react()],
+  plugins: [react(), earlyEntry()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

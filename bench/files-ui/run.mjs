@@ -85,21 +85,25 @@ try {
     await ctx.addInitScript(PROBE, FIRST_FILE);
     return ctx;
   }
-  // When the listing's JSON had arrived (the last GET of the folder; page time), to tell the
-  // server's share of a navigation from the client's.
-  const listingArrived = (page) =>
-    page.evaluate((folder) => {
-      const entries = performance
+  // When the listing's first byte and its last had arrived (page time): waits for the whole
+  // listing (its rows then know the item count), whose timing entry appears only then.
+  const listingTimes = async (page) => {
+    await page.locator(`[role="option"][aria-setsize="${FILES}"]`).first().waitFor({ timeout: 60_000 });
+    return page.evaluate((folder) => {
+      const entry = performance
         .getEntriesByType('resource')
-        .filter((e) => new URL(e.name).pathname === `/api/resources/${folder}/`);
-      return entries.at(-1)?.responseEnd ?? NaN;
+        .filter((e) => new URL(e.name).pathname === `/api/resources/${folder}/`)
+        .at(-1);
+      return { first: entry?.responseStart ?? NaN, whole: entry?.responseEnd ?? NaN };
     }, FOLDER);
+  };
   const firstRow = (page) =>
     page.waitForFunction(() => window.__firstRow > 0, null, { timeout: 60_000, polling: 50 });
 
   // open: double click in the parent listing (the app and its chunks already loaded).
   const open = [];
-  const openApi = [];
+  const openFirst = [];
+  const openWhole = [];
   {
     const ctx = await context();
     const page = await ctx.newPage();
@@ -110,12 +114,14 @@ try {
       await page.evaluate(() => (window.__firstRow = 0));
       await item.dblclick();
       await firstRow(page);
-      const ms = await page.evaluate(() => window.__firstRow - window.__navStart);
-      const api = await listingArrived(page);
+      const start = await page.evaluate(() => window.__navStart);
+      const ms = (await page.evaluate(() => window.__firstRow)) - start;
+      const api = await listingTimes(page);
       if (i > 0) {
         // the first run loads the listing's code: a warm-up
         open.push(ms);
-        openApi.push(api - (await page.evaluate(() => window.__navStart)));
+        openFirst.push(api.first - start);
+        openWhole.push(api.whole - start);
       }
     }
     await ctx.close();
@@ -123,14 +129,17 @@ try {
 
   // load: a cold page load of the folder.
   const load = [];
-  const loadApi = [];
+  const loadFirst = [];
+  const loadWhole = [];
   for (let i = 0; i < RUNS; i++) {
     const ctx = await context();
     const page = await ctx.newPage();
     await page.goto(`${url}/files/${FOLDER}/`);
     await firstRow(page);
     load.push(await page.evaluate(() => window.__firstRow));
-    loadApi.push(await listingArrived(page));
+    const api = await listingTimes(page);
+    loadFirst.push(api.first);
+    loadWhole.push(api.whole);
     await ctx.close();
   }
 
@@ -138,7 +147,7 @@ try {
   const ctx = await context();
   const page = await ctx.newPage();
   await page.goto(`${url}/files/${FOLDER}/`);
-  await firstRow(page);
+  await listingTimes(page);
   const rows = async () => page.locator('[role="option"]').count();
   const top = await rows();
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
@@ -161,9 +170,11 @@ try {
       .join(' ')}`,
   );
   line('open (double click in the parent → first row painted)', open);
-  line('  of which until the listing had arrived', openApi);
+  line('  the listing\'s first byte', openFirst);
+  line('  the listing complete (all rows)', openWhole);
   line('load (cold page load of /files/big/ → first row painted)', load);
-  line('  of which until the listing had arrived', loadApi);
+  line('  the listing\'s first byte', loadFirst);
+  line('  the listing complete (all rows)', loadWhole);
   console.log(
     `rows in the DOM: top ${top}, middle ${middle}, bottom ${bottom}; elements in the document: ${nodes}`,
   );

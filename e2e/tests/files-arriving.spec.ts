@@ -32,14 +32,17 @@ test('a big folder shows its first rows while the rest of its listing arrives, c
       await expect(files.item(name(0))).toHaveAttribute('aria-setsize', '-1');
       await expect(files.listing()).toHaveAttribute('aria-busy', 'true');
       await expect(arriving).toBeVisible();
+      await files.item(name(1)).click();
+      await expect(files.item(name(1))).toHaveAttribute('aria-selected', 'true');
     }
-    /** Released: the whole listing, the same first rows. */
+    /** Released: the whole listing, the same first rows, the same browser (the selection kept). */
     async function whenArrived(): Promise<void> {
       proxy.release();
       await expect(files.item(name(0))).toHaveAttribute('aria-setsize', String(COUNT));
       await expect(files.listing()).toHaveAttribute('aria-busy', 'false');
       await expect(arriving).toHaveCount(0);
       expect((await files.names()).slice(0, 3)).toEqual([name(0), name(1), name(2)]);
+      await expect(files.item(name(1))).toHaveAttribute('aria-selected', 'true');
     }
 
     await page.goto(`${proxy.url}/files/arriving/cold/`);

@@ -43,15 +43,23 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(json);
   }
+  return answered(fetch(apiUrl(path), { ...init, headers, body, credentials: 'same-origin' }), auth, token !== undefined);
+}
+
+/**
+ * An answer as `request` hands it on: renewal, the end of the session on a 401 (only for the
+ * session's own token, not an `explicit` one), errors as ApiError.
+ */
+async function answered(sent: Promise<Response>, auth: string | null, explicit: boolean): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(apiUrl(path), { ...init, headers, body, credentials: 'same-origin' });
+    res = await sent;
   } catch (err) {
     const canceled = err instanceof DOMException && err.name === 'AbortError';
     throw new ApiError(0, '000 No connection', canceled);
   }
   if (auth && res.headers.get('X-Renew-Token') === 'true') renewHook();
-  if (res.status === 401 && auth && token === undefined) unauthorizedHook();
+  if (res.status === 401 && auth && !explicit) unauthorizedHook();
   if (!res.ok) {
     const text = (await res.text().catch(() => '')).trim();
     const retry = Number.parseInt(res.headers.get('Retry-After') ?? '', 10);
@@ -63,6 +71,11 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     );
   }
   return res;
+}
+
+/** The answer to a GET the page sent before this module ran (early.ts), with `token` as `request` would. */
+export function answerOf(sent: Promise<Response>, token: string): Promise<Response> {
+  return answered(sent, token, true);
 }
 
 export async function requestJson<T>(path: string, options: RequestOptions = {}): Promise<T> {

@@ -52,8 +52,9 @@ export default function FilesPage() {
       const partial = partialPublisher(path);
       try {
         return await loadResource(path, signal, partial.onItems);
-      } finally {
-        partial.done();
+      } catch (err) {
+        partial.failed();
+        throw err;
       }
     },
     // Stepping from file to file keeps the open file on screen until the next one has loaded.

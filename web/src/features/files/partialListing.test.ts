@@ -17,8 +17,8 @@ const items = (n: number): ResourceItem[] =>
   Array.from({ length: n }, (_, i) => ({ path: `/big/${i}`, name: String(i), size: 0, modified: '', isDir: false, type: '' }));
 
 describe('partialPublisher', () => {
-  const loads: { done: () => void }[] = [];
-  afterEach(() => act(() => loads.splice(0).forEach((l) => l.done())));
+  const loads: { failed: () => void }[] = [];
+  afterEach(() => act(() => loads.splice(0).forEach((l) => l.failed())));
 
   it('shows a name-ordered folder from the first screenful on, again each time the count doubled', () => {
     const seen = renderHook(() => usePartialListing('/big/'));
@@ -33,7 +33,17 @@ describe('partialPublisher', () => {
     expect(seen.result.current?.items).toHaveLength(FIRST_ROWS);
     act(() => load.onItems(head(), items(2 * FIRST_ROWS)));
     expect(seen.result.current?.items).toHaveLength(2 * FIRST_ROWS);
-    act(() => load.done());
+    act(() => load.failed());
+    expect(seen.result.current).toBeNull();
+  });
+
+  it('a load that succeeded leaves its items until the next load of any folder starts', () => {
+    const seen = renderHook(() => usePartialListing('/big/'));
+    const load = partialPublisher('/big/');
+    loads.push(load);
+    act(() => load.onItems(head(), items(FIRST_ROWS)));
+    expect(seen.result.current?.items).toHaveLength(FIRST_ROWS);
+    act(() => void loads.push(partialPublisher('/other/')));
     expect(seen.result.current).toBeNull();
   });
 
@@ -48,14 +58,14 @@ describe('partialPublisher', () => {
     expect(seen.result.current).toBeNull();
   });
 
-  it('an ended load does not remove what a newer load of the same folder shows', () => {
+  it('a failed load does not remove what a newer load of the same folder shows', () => {
     const seen = renderHook(() => usePartialListing('/big/'));
     const older = partialPublisher('/big/');
     const newer = partialPublisher('/big/');
     loads.push(older, newer);
     act(() => older.onItems(head(), items(FIRST_ROWS)));
     act(() => newer.onItems(head(), items(FIRST_ROWS + 1)));
-    act(() => older.done());
+    act(() => older.failed());
     expect(seen.result.current?.items).toHaveLength(FIRST_ROWS + 1);
   });
 });

@@ -27,13 +27,16 @@ export function usePartialListing(path: string): Resource | null {
 }
 
 /**
- * What one load of `path` hands its items to, and what it calls when it ended (answer, error or
- * abort). Publishing each time the count doubles keeps the re-sorting of what is shown linear in
- * the folder's size.
+ * What one load of `path` hands its items to, and what it calls when it failed (error or abort).
+ * Publishing each time the count doubles keeps the re-sorting of what is shown linear in the
+ * folder's size. A load that succeeds leaves its last items in place: the page shows the answer
+ * once the query has it, and taking them away sooner would flash the spinner in between; the
+ * next load starts by dropping them.
  */
-export function partialPublisher(path: string): { onItems: ItemsListener; done: () => void } {
+export function partialPublisher(path: string): { onItems: ItemsListener; failed: () => void } {
   const load = {};
   let shown = 0;
+  usePartial.setState({ partial: null });
   return {
     onItems(head, items) {
       if (items.length < Math.max(FIRST_ROWS, 2 * shown)) return;
@@ -41,7 +44,7 @@ export function partialPublisher(path: string): { onItems: ItemsListener; done: 
       shown = items.length;
       usePartial.setState({ partial: { path, load, folder: { ...head, items: items.slice() } } });
     },
-    done() {
+    failed() {
       if (usePartial.getState().partial?.load === load) usePartial.setState({ partial: null });
     },
   };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureClient } from '../../api/client';
 import { config } from '../../config';
+import { sendEarlyListing } from '../../early';
 import { clearSession, setToken, useSession } from '../../stores/session';
 import {
   filesPathOf,
@@ -91,6 +92,53 @@ describe('prefetch of the first listing', () => {
     // Later listings of the same path are fresh.
     expect((await loadResource('/big/', signal())).name).toBe('fresh');
     expect(calls).toHaveLength(2);
+  });
+
+  describe('with the GET the early script sent', () => {
+    afterEach(() => {
+      window.history.replaceState(null, '', '/');
+      delete window.__cofferEarlyListing;
+    });
+
+    it('takes it when it asked for the same URL with the same token: one request in all', async () => {
+      const stored = fakeJwt(1);
+      localStorage.setItem('jwt', stored);
+      window.history.replaceState(null, '', '/files/big/');
+      const calls = fetchAnswering({ status: 200, body: listing('big') }, { status: 200, body: listing('again') });
+      sendEarlyListing();
+      expect(calls).toEqual([expect.objectContaining({ url: '/api/resources/big/', token: stored })]);
+      expect(prefetchBeforeSession('/files/big/')).toBe('/big/');
+      setToken(fakeJwt(1));
+      expect((await loadResource('/big/', signal())).name).toBe('big');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.signal?.aborted).toBe(false);
+    });
+
+    it('drops it for another token or another URL, and asks itself', () => {
+      localStorage.setItem('jwt', fakeJwt(1));
+      window.history.replaceState(null, '', '/files/Reports%202024/');
+      const calls = fetchAnswering({ status: 200 }, { status: 200 });
+      sendEarlyListing();
+      const newer = fakeJwt(1);
+      localStorage.setItem('jwt', newer);
+      prefetchBeforeSession('/files/Reports%202024/');
+      expect(calls[0]?.signal?.aborted).toBe(true);
+      expect(calls[1]).toMatchObject({ url: '/api/resources/Reports%202024/', token: newer });
+    });
+
+    it('drops it when the stored token has expired, and sends nothing off the /files routes', () => {
+      localStorage.setItem('jwt', fakeJwt(1, Date.now() / 1000 - 10));
+      window.history.replaceState(null, '', '/files/big/');
+      const calls = fetchAnswering({ status: 401 });
+      sendEarlyListing();
+      expect(prefetchBeforeSession('/files/big/')).toBeNull();
+      expect(calls[0]?.signal?.aborted).toBe(true);
+      window.history.replaceState(null, '', '/filesx/big/');
+      sendEarlyListing();
+      window.history.replaceState(null, '', '/settings/profile');
+      sendEarlyListing();
+      expect(calls).toHaveLength(1);
+    });
   });
 
   it('encodes the path like the listing does and keeps the base URL', () => {

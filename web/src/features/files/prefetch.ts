@@ -6,8 +6,11 @@
  */
 import { matchRoutes } from 'react-router';
 import type { ItemsListener } from '../../api/listingStream';
+import { answerOf, encodePath } from '../../api/client';
+import { readResource } from '../../api/listingStream';
 import { streamResource, type Resource, type ResourceItem } from '../../api/resources';
-import { config } from '../../config';
+import type { EarlyListing } from '../../early';
+import { apiUrl, config } from '../../config';
 import { decodeToken } from '../../lib/jwt';
 import { virtualPathOf } from '../../lib/paths';
 import { storedToken, useSession } from '../../stores/session';
@@ -51,13 +54,14 @@ function formLogin(): boolean {
  * themselves), else null. With a stored token its listing is requested right away.
  */
 export function prefetchBeforeSession(pathname = window.location.pathname): string | null {
+  const early = window.__cofferEarlyListing ?? null;
+  delete window.__cofferEarlyListing;
   const path = filesPathOf(pathname);
+  const stored = path !== null && formLogin() ? storedToken() : null;
+  if (path !== null && stored) prefetchResource(path, stored, early);
+  else early?.controller.abort();
   if (path === null) return null;
-  if (!formLogin()) return path;
-  const stored = storedToken();
-  if (!stored) return null;
-  prefetchResource(path, stored);
-  return path;
+  return !formLogin() || stored ? path : null;
 }
 
 /** After the session started (no-auth and proxy have a token only now): the listing, if not asked yet. */
@@ -66,22 +70,34 @@ export function prefetchAfterSession(path: string | null): void {
   if (path !== null && token) prefetchResource(path, token);
 }
 
-/** GET of `path` with `token`; a 401 here does not end the session (the real request will). */
-export function prefetchResource(path: string, token: string): void {
-  if (started) return;
+/**
+ * GET of `path` with `token`; a 401 here does not end the session (the real request will). The GET
+ * early.ts already sent is taken when it asked for the same URL with the same token.
+ */
+export function prefetchResource(path: string, token: string, early: EarlyListing | null = null): void {
+  const url = apiUrl(`/resources${encodePath(path)}`);
+  const sent = early && early.url === url && early.token === token ? early : null;
+  if (early && !sent) early.controller.abort();
+  if (started) {
+    sent?.controller.abort();
+    return;
+  }
   let userId: number;
   try {
     userId = decodeToken(token).user.id;
   } catch {
+    sent?.controller.abort();
     return;
   }
   started = true;
-  const controller = new AbortController();
+  const controller = sent?.controller ?? new AbortController();
   const heard: ItemsListener = (head, items) => {
     prefetch.heard = [head, items];
     prefetch.listener?.(head, items);
   };
-  const answer = streamResource(path, heard, controller.signal, token);
+  const answer = sent
+    ? answerOf(sent.response, token).then((res) => readResource(res, heard))
+    : streamResource(path, heard, controller.signal, token);
   const prefetch: Prefetch = { path, userId, answer, controller, listener: null, heard: null };
   // Unused or failed answers are dropped silently: the listing asks again.
   answer.catch(() => undefined);
