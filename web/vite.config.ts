@@ -20,12 +20,13 @@ function earlyEntry(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      // Before the app's entry: module scripts run in document order.
+      // Async: it runs as soon as it has arrived, not after the parser and the style sheets (the
+      // injected config it reads comes before it in the page).
       handler(html, ctx) {
         const file = ctx.bundle && ref ? Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.name === 'early') : undefined;
         const at = html.indexOf('<script type="module"');
         if (!file || at < 0) throw new Error('the early entry or the app entry is missing');
-        const tag = `<script type="module" crossorigin src="${STATIC}${file.fileName}"></script>\n    `;
+        const tag = `<script type="module" async crossorigin src="${STATIC}${file.fileName}"></script>\n    `;
         return html.slice(0, at) + tag + html.slice(at);
       },
     },
