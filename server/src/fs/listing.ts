@@ -260,29 +260,35 @@ async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries,
 }
 
 /**
- * Name order, streamed. The stats are asked for right after the readdir, in batches shared by the
- * workers, in about the order the listing needs them (folders then files by the types readdir
- * reports, each in readdir's byte order, reversed for `asc: true`); the exact natural order is
- * computed while they stat, and each piece of the answer leaves as soon as its entries' stats are
- * in — the reader receives the listing while the rest is being statted. Links and entries of
- * unknown type form the first batch: their kind decides their group, and links leaving the area
- * are not listed.
+ * Name order, streamed. The natural order is computed right after the readdir (names only, cheap
+ * in readdir's byte order), then the stats are asked for in batches shared by the workers, in the
+ * order the listing needs them (folders first by the types readdir reports): the first piece
+ * needs only the first batch of files, whatever the names (`file-9` before `file-10`, `a` before
+ * `B`), and each piece of the answer leaves as soon as its entries' stats are in — the reader
+ * receives the listing while the rest is being statted. Links and entries of unknown type form
+ * the first batch: their kind decides their group, and links leaving the area are not listed.
  */
 async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<(self: ResourceItem) => AsyncGenerator<Buffer>> {
   const dirents = await readdir(dir.real, { withFileTypes: true });
   const names = dirents.map((d) => d.name);
   const candidates = visible(dir, names, viewer, globalRules);
   const { asc } = viewer.sorting;
+  // By entry: FOLDER by readdir's type, EARLY for a link or an entry of unknown type.
+  const FOLDER = 1;
+  const EARLY = 2;
+  const kind = new Uint8Array(names.length);
   const early: number[] = [];
-  const dirs: number[] = [];
-  const files: number[] = [];
   for (const i of candidates) {
     const d = dirents[i]!;
-    const known = d.isFile() || d.isDirectory() || d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice();
-    if (d.isSymbolicLink() || !known) early.push(i);
-    else (d.isDirectory() ? dirs : files).push(i);
+    if (d.isFile()) continue;
+    if (d.isDirectory()) kind[i] = FOLDER;
+    else if (d.isSymbolicLink() || !(d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice())) {
+      kind[i] = EARLY;
+      early.push(i);
+    }
   }
-  const guess = asc ? dirs.reverse().concat(files.reverse()) : dirs.concat(files);
+  const natural = naturalOrder(candidates, (i) => names[i]!);
+  const guess = orderByName(early.length > 0 ? natural.filter((i) => kind[i] !== EARLY) : natural, (i) => kind[i] === FOLDER, asc);
   const batches: number[][] = [early];
   for (let from = 0; from < guess.length; from += PIECE_ENTRIES) batches.push(guess.slice(from, from + PIECE_ENTRIES));
   const stats = statBatches(
@@ -297,11 +303,14 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
   const part = async (k: number) => (parts[k] ??= judged(await stats[k]!));
 
   const first = await part(0);
-  const dropped = new Set<number>();
-  for (let pos = 0; pos < early.length; pos++) if (!(await judge(dir, names[early[pos]!]!, first, pos))) dropped.add(early[pos]!);
-  const isDir = (i: number) => (batchOf[i] === 0 ? isDirMode(first.raw.mode[posOf[i]!]!) : dirents[i]!.isDirectory());
-  const listed = dropped.size > 0 ? candidates.filter((i) => !dropped.has(i)) : candidates;
-  const order = orderByName(naturalOrder(listed, (i) => names[i]!), isDir, asc);
+  let order = guess;
+  if (early.length > 0) {
+    // Where the early entries go, now that their kind is known.
+    const dropped = new Set<number>();
+    for (let pos = 0; pos < early.length; pos++) if (!(await judge(dir, names[early[pos]!]!, first, pos))) dropped.add(early[pos]!);
+    const isDir = (i: number) => (kind[i] === EARLY ? isDirMode(first.raw.mode[posOf[i]!]!) : kind[i] === FOLDER);
+    order = orderByName(dropped.size > 0 ? natural.filter((i) => !dropped.has(i)) : natural, isDir, asc);
+  }
 
   return async function* pieces(self) {
     const out = new ItemWriter(dir);
