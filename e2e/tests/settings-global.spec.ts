@@ -316,6 +316,19 @@ test.describe('global settings', () => {
       await d.getByRole('checkbox', { name: 'Administrator' }).check();
       await expect(d.getByRole('checkbox', { name: 'Delete files and folders' })).toBeChecked();
       await expect(d.getByRole('checkbox', { name: 'Delete files and folders' })).toBeDisabled();
+      await d.getByRole('checkbox', { name: 'Administrator' }).uncheck();
+
+      // By name, "ascending" is A→Z, which api.md §8 stores as asc: false.
+      await d.getByLabel('Sort by').selectOption('name');
+      await expect(d.getByRole('checkbox', { name: 'Ascending order' })).toBeChecked();
+      expect((await global.save('Command runner')).status()).toBe(200);
+      expect((await apiGet<Json>(exec.url, '/settings')).defaults).toMatchObject({ sorting: { by: 'name', asc: false } });
+      await d.getByRole('checkbox', { name: 'Ascending order' }).uncheck();
+      expect((await global.save('Command runner')).status()).toBe(200);
+      expect((await apiGet<Json>(exec.url, '/settings')).defaults).toMatchObject({ sorting: { by: 'name', asc: true } });
+      await page.reload();
+      await expect(d.getByLabel('Sort by')).toHaveValue('name');
+      await expect(d.getByRole('checkbox', { name: 'Ascending order' })).not.toBeChecked();
     });
 
     test.describe('on a phone', () => {

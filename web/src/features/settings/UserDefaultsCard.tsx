@@ -6,6 +6,7 @@ import type { UserDefaults } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
 import { SelectField, TextField } from '../../components/Field';
+import { isSortField, sortingFrom, storedSorting, type Sorting } from '../../lib/sorting';
 import { CommandsField } from './CommandsField';
 import type { SettingsEditor } from './GlobalSettings';
 import { LANGUAGE_OPTIONS } from './languageOptions';
@@ -18,6 +19,9 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
   const d = editor.settings.defaults;
   const set = (patch: Partial<UserDefaults>) =>
     editor.change((s) => ({ ...s, defaults: { ...s.defaults, ...patch } }));
+  // The order new users see; stored with name's inverted flag (api.md §8).
+  const sorting = sortingFrom(d.sorting);
+  const setSorting = (next: Sorting) => set({ sorting: storedSorting(next) });
   return (
     <>
       <TextField
@@ -51,8 +55,8 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
         <SelectField
           name="defaults.sorting.by"
           label={t('files.sortBy')}
-          value={d.sorting.by}
-          onChange={(by) => set({ sorting: { ...d.sorting, by } })}
+          value={sorting.by}
+          onChange={(by) => setSorting({ by: isSortField(by) ? by : 'name', asc: sorting.asc })}
           options={[
             ['name', t('files.name')],
             ['size', t('files.size')],
@@ -62,8 +66,8 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
         <Checkbox
           name="defaults.sorting.asc"
           label={t('settings.defaults.sortAsc')}
-          checked={d.sorting.asc}
-          onChange={(asc) => set({ sorting: { ...d.sorting, asc } })}
+          checked={sorting.asc}
+          onChange={(asc) => setSorting({ ...sorting, asc })}
         />
       </div>
       <fieldset className="fieldset">
