@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagOf, goFileMode, rfc3339Nano, splitNs } from './format.js';
+import { etagOf, fraction, goFileMode, rfc3339Nano, splitNs } from './format.js';
 
 describe('Go renderings', () => {
   it('maps st_mode to os.FileMode numbers', () => {
@@ -17,6 +17,12 @@ describe('Go renderings', () => {
     expect(rfc3339Nano(1704067200, 123456789)).toBe('2024-01-01T00:00:00.123456789Z');
     expect(rfc3339Nano(1704067200, 500000000)).toBe('2024-01-01T00:00:00.5Z');
     expect(Date.parse(rfc3339Nano(1704067200, 120000))).toBe(1704067200000);
+  });
+  it('writes the fraction as nine digits without trailing zeros', () => {
+    const reference = (ns: number) => (ns > 0 ? '.' + String(ns).padStart(9, '0').replace(/0+$/, '') : '');
+    const samples = [0, 1, 5, 10, 1000, 120000, 500000000, 999999999, 100000000, 123456789, 120000000, 7000007];
+    for (let k = 0; k < 2000; k++) samples.push((Math.imul(k + 1, 2654435761) >>> 0) % 1e9, ((k * 7919) % 1e5) * 10 ** (k % 5));
+    for (const ns of samples) expect(fraction(ns), String(ns)).toBe(reference(ns));
   });
   it('splits nanoseconds and builds the ETag', () => {
     expect(splitNs(1704067200123456789n)).toEqual({ sec: 1704067200, nsec: 123456789 });

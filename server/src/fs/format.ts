@@ -69,8 +69,15 @@ function secondParts(sec: number): [string, string] {
   return [s, (offsetMin < 0 ? '-' : '+') + pad2(Math.floor(a / 60)) + ':' + pad2(a % 60)];
 }
 
-function fraction(nsec: number): string {
-  return nsec > 0 ? '.' + String(nsec).padStart(9, '0').replace(/0+$/, '') : '';
+/** ".123" for 123,000,000 ns: nine digits without the trailing zeros; "" for none. */
+export function fraction(nsec: number): string {
+  if (!(nsec > 0)) return '';
+  let digits = 9;
+  while (nsec % 10 === 0) {
+    nsec /= 10;
+    digits--;
+  }
+  return '.' + String(nsec).padStart(digits, '0');
 }
 
 /**

@@ -172,13 +172,14 @@ function emitItem(name: string, j: Judged, i: number, fmt: Format, emit: Emit): 
   const st = raw.mode[i]!;
   const isDir = isDirMode(st);
   const size = raw.size[i]!;
+  const extension = extensionOf(name);
   // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
   const type: ResourceType = j.broken.has(i)
     ? 'invalid_link'
     : isDir
       ? ''
-      : detectType({ name, size, special: !isRegularMode(st), sniff: false, canModify: true });
-  emit(name, size, extensionOf(name), fmt(raw.sec[i]!, raw.nsec[i]!), goFileMode(st), isDir, j.link[i] === 1, type);
+      : detectType({ name, extension, size, special: !isRegularMode(st), sniff: false, canModify: true });
+  emit(name, size, extension, fmt(raw.sec[i]!, raw.nsec[i]!), goFileMode(st), isDir, j.link[i] === 1, type);
   return isDir;
 }
 

@@ -150,14 +150,19 @@ export function sortsByName(sorting: Sorting): boolean {
  * each group A→Z, or Z→A for `asc: true` (File Browser's quirk). Linear.
  */
 export function orderByName(named: readonly number[], isDir: (i: number) => boolean, asc: boolean): number[] {
-  const dirs: number[] = [];
-  const files: number[] = [];
   const n = named.length;
+  // Filled in place (growing arrays cost more than asking isDir twice).
+  const out: number[] = new Array<number>(n);
+  let dirs = 0;
+  for (let j = 0; j < n; j++) if (isDir(named[j]!)) dirs++;
+  let d = 0;
+  let f = dirs;
   for (let j = 0; j < n; j++) {
     const i = named[asc ? n - 1 - j : j]!;
-    (isDir(i) ? dirs : files).push(i);
+    if (isDir(i)) out[d++] = i;
+    else out[f++] = i;
   }
-  return dirs.concat(files);
+  return out;
 }
 
 /**

@@ -113,6 +113,8 @@ export function isBinary(head: Uint8Array, truncated: boolean): boolean {
 
 export interface DetectInput {
   name: string;
+  /** `extensionOf(name)` when the caller has it already. */
+  extension?: string;
   size: number;
   /** Not a regular file (pipe, socket, device): never opened, typed `blob`. */
   special: boolean;
@@ -127,7 +129,7 @@ export interface DetectInput {
 /** Type of a file (folders are `""` and never come here). */
 export function detectType(input: DetectInput): ResourceType {
   if (input.special) return 'blob';
-  let m = mimeByExtension(extensionOf(input.name));
+  let m = mimeByExtension(input.extension ?? extensionOf(input.name));
   const head = input.head;
   if (!m && head && input.sniff) m = sniffMime(head);
   if (m.startsWith('video')) return 'video';
