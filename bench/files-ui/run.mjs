@@ -97,6 +97,9 @@ try {
       return { first: entry?.responseStart ?? NaN, whole: entry?.responseEnd ?? NaN };
     }, FOLDER);
   };
+  // A second of quiet before each measured navigation: the previous run's teardown (a page that
+  // held 100,000 rows, freed on the same two cores) must not land in the next run.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
   const firstRow = (page) =>
     page.waitForFunction(() => window.__firstRow > 0, null, { timeout: 60_000, polling: 50 });
 
@@ -112,6 +115,7 @@ try {
       const item = page.getByRole('option', { name: FOLDER, exact: true });
       await item.waitFor();
       await page.evaluate(() => (window.__firstRow = 0));
+      await settle();
       await item.dblclick();
       await firstRow(page);
       const start = await page.evaluate(() => window.__navStart);
@@ -136,6 +140,7 @@ try {
     const ctx = await context();
     for (let i = 0; i < RUNS + 1; i++) {
       const page = await ctx.newPage();
+      await settle();
       await page.goto(`${url}/files/${FOLDER}/`);
       await firstRow(page);
       const ms = await page.evaluate(() => window.__firstRow);
@@ -159,6 +164,7 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const ctx = await context();
     const page = await ctx.newPage();
+    await settle();
     await page.goto(`${url}/files/${FOLDER}/`);
     await firstRow(page);
     load.push(await page.evaluate(() => window.__firstRow));

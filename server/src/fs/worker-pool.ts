@@ -41,10 +41,19 @@ export interface DirStats {
   real: Record<number, string>;
 }
 
+/** The workers' nice value (Linux): below the main thread's 0. */
+export const WORKER_NICE = 10;
+
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
+// Bulk work yields to the request handling (and to anything else on the machine) when the cores
+// are busy: on Linux a thread has its own nice value (elsewhere this does nothing).
+try {
+  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0) require('node:os').setPriority(tid, ${WORKER_NICE});
+} catch {}
 const S_IFMT = fs.constants.S_IFMT, S_IFLNK = fs.constants.S_IFLNK;
 // O_NOFOLLOW: the path is fully resolved, a link there now is a swap; O_NONBLOCK: a FIFO put there
 // instead of the file must not hang the worker on open.
