@@ -5,14 +5,16 @@
 //   node bench/files-ui/run.mjs [--runs 5] [--count 100000]   (after `npm run build`)
 //   npm run bench -- files-ui --count 2000 --runs 2              (a quick check that it works)
 //
-// Two navigations, `--runs` times each (median, min, max):
+// Three navigations, `--runs` times each (median, min, max), each after a quiet second:
 //   open  — in the app: double click on the folder in its parent's listing (assets cached, the
 //           usual way in), until the first row of the new listing is painted;
-//   load  — page.goto of /files/big/ in a fresh browser context (cold cache, session restored from
-//           local storage), from navigation start until the first row is painted.
-// "Painted" = the first option of the listing is in the DOM, then one animation frame later.
-// Then the rows in the DOM after scrolling to the middle and to the bottom (virtualized listing).
-// Goal (issue "File browser UI"): the first rows within 1.5 s (median); exits 1 when over.
+//   tab   — page.goto of /files/big/ in a new tab of a browser context that ran the app before
+//           (cache and compiled code warm; session restored from local storage);
+//   load  — the same in a fresh browser context (empty cache), from navigation start.
+// "Painted" = the option of the folder's first file is in the DOM (the first rows show while the
+// rest of the listing arrives), then one animation frame later. For each, the listing's first
+// byte and its completion. Then the rows in the DOM at the top, middle and bottom.
+// Goal (issue 9): the first rows within 1.5 s (median of each kind of navigation); exits 1 when over.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -212,7 +214,7 @@ try {
   console.log(
     `rows in the DOM: top ${top}, middle ${middle}, bottom ${bottom}; elements in the document: ${nodes}`,
   );
-  const over = median(open) > GOAL_MS || median(load) > GOAL_MS;
+  const over = [open, tab, load].some((xs) => median(xs) > GOAL_MS);
   console.log(over ? `over the goal of ${GOAL_MS} ms` : `goal met (≤ ${GOAL_MS} ms)`);
   failed = over;
 } finally {
