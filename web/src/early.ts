@@ -15,12 +15,14 @@ export interface EarlyListing {
 
 declare global {
   interface Window {
-    __cofferEarlyListing?: EarlyListing;
+    /** Null once the app has looked (this script then came too late and sends nothing). */
+    __cofferEarlyListing?: EarlyListing | null;
   }
 }
 
 /** Sends the listing's GET when the page is a /files link with a stored session (see above). */
 export function sendEarlyListing(): void {
+  if (window.__cofferEarlyListing === null) return;
   const cfg = window.FileBrowser ?? {};
   if (cfg.NoAuth || cfg.LoginPage === false) return;
   const base = (cfg.BaseURL ?? '').replace(/\/+$/, '');

@@ -50,9 +50,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 // Bulk work yields to the request handling (and to anything else on the machine) when the cores
 // are busy: on Linux a thread has its own nice value (elsewhere this does nothing).
+// Only when /proc is this process's own (not another PID namespace's, where the id would name
+// some other thread).
 try {
-  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-  if (tid > 0) require('node:os').setPriority(tid, ${WORKER_NICE});
+  if (fs.readlinkSync('/proc/self') === String(process.pid)) {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0) require('node:os').setPriority(tid, ${WORKER_NICE});
+  }
 } catch {}
 const S_IFMT = fs.constants.S_IFMT, S_IFLNK = fs.constants.S_IFLNK;
 // O_NOFOLLOW: the path is fully resolved, a link there now is a swap; O_NONBLOCK: a FIFO put there

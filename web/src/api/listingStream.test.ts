@@ -107,6 +107,24 @@ describe('ListingReader', () => {
     }
   });
 
+  it('keeps streaming past names that hold the cut text, and still gives what JSON.parse gives', () => {
+    const crafted = Array.from({ length: 8 }, (_, i) => item(i % 2 ? `x${i}},{` : `plain${i}`));
+    const text = folderText(crafted);
+    // Cut just after a `},{"` inside the last crafted name (its path holds one too).
+    const inside = text.lastIndexOf('x7},{"') + 'x7},{"'.length;
+    const seen: number[] = [];
+    const reader = new ListingReader((_, items) => seen.push(items.length));
+    reader.push(text.slice(0, inside));
+    expect(seen.at(-1)).toBe(7);
+    reader.push(text.slice(inside));
+    expect(reader.finish()).toEqual(JSON.parse(text));
+    // Only such names: read whole, still right.
+    const all = folderText(Array.from({ length: 30 }, (_, i) => item(`y${i}},{`)));
+    for (let cut = 0; cut <= all.length; cut += 11) {
+      expect(read([all.slice(0, cut), all.slice(cut)]).result).toEqual(JSON.parse(all));
+    }
+  });
+
   it('reads items holding arrays of objects whole, and still right', () => {
     const odd = [item('a', { tags: [{ x: 1 }, { y: 2 }] }), item('b', { tags: [{ z: 3 }, { w: 4 }] }), item('c')];
     const text = folderText(odd);

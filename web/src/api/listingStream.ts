@@ -105,6 +105,9 @@ export function itemsStart(text: string): number | null {
  */
 const BETWEEN_ITEMS = '},{"';
 
+/** Places a piece's items are cut at before giving up streaming. */
+const CUT_ATTEMPTS = 8;
+
 /** Reads an answer's text piece by piece; `finish` gives the parsed whole. */
 export class ListingReader {
   /** Text not parsed yet: from the start, or (once streaming) from the first item not parsed. */
@@ -136,20 +139,28 @@ export class ListingReader {
     this.takeItems();
   }
 
-  /** Parses the complete items at the start of the text and keeps the rest. */
+  /**
+   * Parses the complete items at the start of the text and keeps the rest. A file name can hold
+   * `},{` and so put the cut text inside a string (the batch then does not parse): the cut is tried
+   * at a few earlier places before the answer is read whole.
+   */
   private takeItems(): void {
-    const cut = this.text.lastIndexOf(BETWEEN_ITEMS);
-    if (cut < 0) return;
-    let parsed: ResourceItem[];
-    try {
-      parsed = JSON.parse(`[${this.text.slice(0, cut + 1)}]`) as ResourceItem[];
-    } catch {
-      this.whole = true;
+    let cut = this.text.length;
+    for (let attempt = 0; attempt < CUT_ATTEMPTS; attempt++) {
+      cut = this.text.lastIndexOf(BETWEEN_ITEMS, cut - 1);
+      if (cut < 0) return;
+      let parsed: ResourceItem[];
+      try {
+        parsed = JSON.parse(`[${this.text.slice(0, cut + 1)}]`) as ResourceItem[];
+      } catch {
+        continue;
+      }
+      for (const item of parsed) this.items.push(item);
+      this.text = this.text.slice(cut + 2);
+      this.onItems?.(this.headFields!, this.items);
       return;
     }
-    for (const item of parsed) this.items.push(item);
-    this.text = this.text.slice(cut + 2);
-    this.onItems?.(this.headFields!, this.items);
+    this.whole = true;
   }
 
   /** The whole answer, parsed; throws like `JSON.parse` when it is not JSON. */

@@ -3,7 +3,7 @@
  * preview (spec §2) — with spinner and error page (spec §8).
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigationType, useParams } from 'react-router';
 import { queryKeys } from '../api/queryKeys';
@@ -14,7 +14,7 @@ import { errorCodeOf } from '../features/errors/errorKind';
 import { ErrorScreen } from '../features/errors/ErrorScreen';
 import { Breadcrumbs } from '../features/files/Breadcrumbs';
 import { FileBrowser } from '../features/files/FileBrowser';
-import { partialPublisher, usePartialListing } from '../features/files/partialListing';
+import { clearPartial, partialPublisher, usePartialListing } from '../features/files/partialListing';
 import { loadResource } from '../features/files/prefetch';
 import { recall } from '../features/files/scrollMemory';
 import { fileScreen } from '../features/preview/fileScreen';
@@ -65,6 +65,10 @@ export default function FilesPage() {
   const returning = useNavigationType() === 'POP' && recall(placeKey) !== undefined;
   const partial = usePartialListing(path);
   const resource = query.data ?? (query.isPending && !returning ? partial : null);
+  // Once the whole answer is on screen the items shown early are no longer needed.
+  useEffect(() => {
+    if (query.data) clearPartial();
+  }, [query.data]);
   const name = resource?.name || t('titles.myFiles');
   useDocumentTitle([name, t('titles.files')]);
 

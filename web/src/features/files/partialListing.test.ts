@@ -1,7 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Resource, ResourceItem } from '../../api/resources';
-import { FIRST_ROWS, partialPublisher, usePartialListing } from './partialListing';
+import { useSession } from '../../stores/session';
+import { clearPartial, FIRST_ROWS, partialPublisher, usePartialListing } from './partialListing';
 
 const head = (by = 'name'): Resource => ({
   path: '/big/',
@@ -67,5 +68,31 @@ describe('partialPublisher', () => {
     act(() => newer.onItems(head(), items(FIRST_ROWS + 1)));
     act(() => older.failed());
     expect(seen.result.current?.items).toHaveLength(FIRST_ROWS + 1);
+  });
+
+  it("is never shown to another user, and is dropped when the session ends", () => {
+    act(() => useSession.setState({ token: 't1', user: { id: 1 } as never }));
+    const seen = renderHook(() => usePartialListing('/big/'));
+    const load = partialPublisher('/big/');
+    loads.push(load);
+    act(() => load.onItems(head(), items(FIRST_ROWS)));
+    expect(seen.result.current?.items).toHaveLength(FIRST_ROWS);
+    act(() => useSession.setState({ token: 't2', user: { id: 2 } as never }));
+    expect(seen.result.current).toBeNull();
+    act(() => useSession.setState({ token: 't1', user: { id: 1 } as never }));
+    expect(seen.result.current).toBeNull(); // dropped, not just hidden
+    act(() => load.onItems(head(), items(4 * FIRST_ROWS)));
+    act(() => useSession.setState({ token: null, user: null }));
+    act(() => useSession.setState({ token: 't1', user: { id: 1 } as never }));
+    expect(seen.result.current).toBeNull();
+  });
+
+  it('clearPartial drops what is shown (the whole answer is on screen)', () => {
+    const seen = renderHook(() => usePartialListing('/big/'));
+    const load = partialPublisher('/big/');
+    loads.push(load);
+    act(() => load.onItems(head(), items(FIRST_ROWS)));
+    act(() => clearPartial());
+    expect(seen.result.current).toBeNull();
   });
 });

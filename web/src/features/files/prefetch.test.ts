@@ -100,6 +100,31 @@ describe('prefetch of the first listing', () => {
       delete window.__cofferEarlyListing;
     });
 
+    it('sends nothing when it runs after the app has looked for it (it is async)', () => {
+      localStorage.setItem('jwt', fakeJwt(1));
+      window.history.replaceState(null, '', '/files/big/');
+      const calls = fetchAnswering({ status: 200, body: listing('big') });
+      delete window.__cofferEarlyListing;
+      prefetchBeforeSession('/files/big/');
+      sendEarlyListing();
+      expect(calls).toHaveLength(1);
+      expect(window.__cofferEarlyListing).toBeNull();
+    });
+
+    it('a refused early GET (401) does not end the session; the fallback asks again', async () => {
+      const stored = fakeJwt(1);
+      localStorage.setItem('jwt', stored);
+      window.history.replaceState(null, '', '/files/big/');
+      const calls = fetchAnswering({ status: 401, body: '401 Unauthorized' }, { status: 200, body: listing('big') });
+      sendEarlyListing();
+      prefetchBeforeSession('/files/big/');
+      const session = fakeJwt(1);
+      setToken(session);
+      expect((await loadResource('/big/', signal())).name).toBe('big');
+      expect(calls.map((c) => c.token)).toEqual([stored, session]);
+      expect(onUnauthorized).not.toHaveBeenCalled();
+    });
+
     it('takes it when it asked for the same URL with the same token: one request in all', async () => {
       const stored = fakeJwt(1);
       localStorage.setItem('jwt', stored);

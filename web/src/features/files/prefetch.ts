@@ -55,7 +55,7 @@ function formLogin(): boolean {
  */
 export function prefetchBeforeSession(pathname = window.location.pathname): string | null {
   const early = window.__cofferEarlyListing ?? null;
-  delete window.__cofferEarlyListing;
+  window.__cofferEarlyListing = null; // an early script arriving after this sends nothing
   const path = filesPathOf(pathname);
   const stored = path !== null && formLogin() ? storedToken() : null;
   if (path !== null && stored) prefetchResource(path, stored, early);
