@@ -21,6 +21,19 @@ test('a big folder shows its first rows while the rest of its listing arrives, c
   const proxy = await holdingProxy(server.url, (p) => /^\/api\/resources\/arriving\/[^/]+\/$/.test(p));
   try {
     await page.addInitScript((jwt) => localStorage.setItem('jwt', jwt), await apiLogin(server.url));
+    // Notes rows that vanish once shown (a spinner in between, or the browser mounted anew).
+    await page.addInitScript(() => {
+      const w = window as unknown as { hadRows: boolean; rowsVanished: boolean };
+      w.hadRows = false;
+      w.rowsVanished = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[role="option"]')) w.hadRows = true;
+        else if (w.hadRows) w.rowsVanished = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const watchRows = () =>
+      page.evaluate(() => Object.assign(window as unknown as object, { hadRows: true, rowsVanished: false }));
+    const rowsVanished = () => page.evaluate(() => (window as unknown as { rowsVanished: boolean }).rowsVanished);
     const files = new Files(page);
     const arriving = page.getByRole('status').filter({ hasText: 'Loading' });
 
@@ -34,6 +47,7 @@ test('a big folder shows its first rows while the rest of its listing arrives, c
       await expect(arriving).toBeVisible();
       await files.item(name(1)).click();
       await expect(files.item(name(1))).toHaveAttribute('aria-selected', 'true');
+      await watchRows();
     }
     /** Released: the whole listing, the same first rows, the same browser (the selection kept). */
     async function whenArrived(): Promise<void> {
@@ -43,6 +57,7 @@ test('a big folder shows its first rows while the rest of its listing arrives, c
       await expect(arriving).toHaveCount(0);
       expect((await files.names()).slice(0, 3)).toEqual([name(0), name(1), name(2)]);
       await expect(files.item(name(1))).toHaveAttribute('aria-selected', 'true');
+      expect(await rowsVanished()).toBe(false);
     }
 
     await page.goto(`${proxy.url}/files/arriving/cold/`);

@@ -3,7 +3,7 @@
  * preview (spec §2) — with spinner and error page (spec §8).
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigationType, useParams } from 'react-router';
 import { queryKeys } from '../api/queryKeys';
@@ -61,8 +61,16 @@ export default function FilesPage() {
     placeholderData: (previous) => (previous && !previous.isDir && !path.endsWith('/') ? previous : undefined),
   });
   // Back or Forward to a place the user scrolled in waits for the whole listing to put them back.
+  // Decided once per visit: the browser shown early remembers its own place as soon as it mounts.
   const placeKey = useLocation().key;
-  const returning = useNavigationType() === 'POP' && recall(placeKey) !== undefined;
+  const navigationType = useNavigationType();
+  const returningNow = () => navigationType === 'POP' && recall(placeKey) !== undefined;
+  const [visit, setVisit] = useState(() => ({ key: placeKey, returning: returningNow() }));
+  let { returning } = visit;
+  if (visit.key !== placeKey) {
+    returning = returningNow();
+    setVisit({ key: placeKey, returning });
+  }
   const partial = usePartialListing(path);
   const resource = query.data ?? (query.isPending && !returning ? partial : null);
   // Once the whole answer is on screen the items shown early are no longer needed.
