@@ -191,6 +191,16 @@ describe('readResource', () => {
     await expect(reading).rejects.toMatchObject({ status: 0, canceled: true });
   });
 
+  it('an answer whose head is not JSON fails as JSON.parse does, not as a lost connection', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"name":tru,"items":[{"a":1},{"b":2}]}'));
+        c.close();
+      },
+    });
+    await expect(readResource(new Response(body))).rejects.toBeInstanceOf(SyntaxError);
+  });
+
   it('turns a broken connection into "000 No connection"', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(c) {

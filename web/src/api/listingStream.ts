@@ -182,15 +182,17 @@ export async function readResource(res: Response, onItems?: ItemsListener): Prom
   }
   const decoder = new TextDecoder();
   const source = res.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await source.read();
-      if (done) break;
-      reader.push(decoder.decode(value, { stream: true }));
+  for (;;) {
+    // Only the transfer is "no connection"; an answer that is not JSON throws like JSON.parse.
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await source.read();
+    } catch (err) {
+      const canceled = err instanceof DOMException && err.name === 'AbortError';
+      throw new ApiError(0, '000 No connection', canceled);
     }
-  } catch (err) {
-    const canceled = err instanceof DOMException && err.name === 'AbortError';
-    throw new ApiError(0, '000 No connection', canceled);
+    if (next.done) break;
+    reader.push(decoder.decode(next.value, { stream: true }));
   }
   reader.push(decoder.decode());
   return reader.finish();

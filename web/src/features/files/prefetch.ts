@@ -5,9 +5,8 @@
  * for the user the session turns out to be; anything else is a normal request.
  */
 import { matchRoutes } from 'react-router';
-import type { ItemsListener } from '../../api/listingStream';
 import { answerOf, encodePath } from '../../api/client';
-import { readResource } from '../../api/listingStream';
+import { readResource, type ItemsListener } from '../../api/listingStream';
 import { streamResource, type Resource, type ResourceItem } from '../../api/resources';
 import type { EarlyListing } from '../../early';
 import { apiUrl, config } from '../../config';
