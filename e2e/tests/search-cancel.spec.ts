@@ -6,9 +6,9 @@ import { Files } from '../pages/Files';
 import { signIn } from '../pages/LoginPage';
 
 /** 3,000 matches: about 120 KB of results, which the throttled connection below takes ~30 s to deliver. */
-function seedMatches(root: string) {
+function seedMatches(root: string, folder = 'search-cancel') {
   const names = Array.from({ length: 3000 }, (_, i) => `needle-${String(i).padStart(4, '0')}.txt`);
-  seed(root, 'search-cancel', Object.fromEntries(names.map((name) => [name, ''])));
+  seed(root, folder, Object.fromEntries(names.map((name) => [name, ''])));
 }
 
 /**
@@ -37,24 +37,24 @@ async function openMatches(page: Page, server: { url: string; root: string }) {
   await new Files(page).goto('search-cancel/');
 }
 
+async function startSearch(page: Page) {
+  await page.getByRole('button', { name: 'Search' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Search' });
+  await dialog.getByRole('searchbox').fill('needle');
+  const started = page.waitForRequest(isSearch);
+  await dialog.getByRole('searchbox').press('Enter');
+  const request = await started;
+  // Results are arriving, and the search is still running.
+  await expect(dialog.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('status').filter({ hasText: 'Searching…' })).toBeAttached();
+  return { dialog, request };
+}
+
 test.describe('the search overlay', () => {
   test.beforeEach(async ({ page, server }) => {
     await openMatches(page, server);
     await throttle(page);
   });
-
-  async function startSearch(page: Page) {
-    await page.getByRole('button', { name: 'Search' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Search' });
-    await dialog.getByRole('searchbox').fill('needle');
-    const started = page.waitForRequest(isSearch);
-    await dialog.getByRole('searchbox').press('Enter');
-    const request = await started;
-    // Results are arriving, and the search is still running.
-    await expect(dialog.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
-    await expect(dialog.getByRole('status').filter({ hasText: 'Searching…' })).toBeAttached();
-    return { dialog, request };
-  }
 
   test('cancels the running search when closed with Escape', async ({ page }) => {
     const { dialog, request } = await startSearch(page);
@@ -83,6 +83,28 @@ test.describe('the search overlay', () => {
     await next;
     await expect(dialog.getByRole('link', { name: 'needle-0001.txt' })).toBeVisible({ timeout: 30_000 });
     await page.keyboard.press('Escape');
+  });
+});
+
+test.describe('the search overlay, left with Back', () => {
+  test('closes and cancels the running search when the browser goes back', async ({ page, server }) => {
+    seedMatches(server.root, 'search-back/inner');
+    await updateUser(server.url, 1, { viewMode: 'list' }, ['viewMode']);
+    await signIn(page);
+    const files = new Files(page);
+    await files.goto('search-back/');
+    // An in-app step into the folder of matches, so that Back stays inside the app.
+    await files.item('inner').dblclick();
+    await expect(page).toHaveURL(/\/files\/search-back\/inner\/$/);
+    await expect(files.items().first()).toBeVisible();
+    await throttle(page);
+    const { dialog, request } = await startSearch(page);
+    const failed = page.waitForEvent('requestfailed', (r) => r === request);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/files\/search-back\/$/);
+    await expect(dialog).toBeHidden();
+    expect((await failed).failure()?.errorText).toMatch(/ERR_ABORTED|cancel/i);
+    await expect(files.item('inner')).toBeVisible();
   });
 });
 

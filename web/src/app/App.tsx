@@ -20,6 +20,15 @@ function endSession() {
 
 const router = createRouter(endSession);
 
+// A prompt belongs to the page it was opened on: leaving that page (a link, Back or Forward)
+// dismisses every prompt, which also cancels a search still running in the overlay.
+let shownPath = router.state.location.pathname;
+router.subscribe((state) => {
+  if (state.location.pathname === shownPath) return;
+  shownPath = state.location.pathname;
+  closeAllPrompts();
+});
+
 configureClient({
   onRenew: () => {
     renewSession().catch(() => undefined);

@@ -46,7 +46,7 @@ export function closeTopPrompt(): boolean {
   return true;
 }
 
-/** Dismisses every prompt (route change, logout). */
+/** Dismisses every prompt (leaving the page, logout, end of the session). */
 export function closeAllPrompts(): void {
   for (const entry of [...usePrompts.getState().stack].reverse()) entry.settle(null);
 }
