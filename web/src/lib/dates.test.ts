@@ -14,9 +14,10 @@ describe('formatRelative', () => {
 });
 
 describe('formatDateTime', () => {
-  it('orders day and month per locale', () => {
+  it('writes "L LT": the numeric date with a four-digit year, then the short time, per locale', () => {
     const d = new Date(2025, 0, 31, 14, 5);
-    expect(formatDateTime(d, 'en-US')).toContain('Jan 31, 2025');
-    expect(formatDateTime(d, 'de')).toContain('31.01.2025');
+    expect(formatDateTime(d, 'en-US')).toMatch(/^01\/31\/2025,? 2:05\s?PM$/);
+    expect(formatDateTime(d, 'de')).toMatch(/^31\.01\.2025,? 14:05$/);
+    expect(formatDateTime(new Date(2025, 6, 4, 9, 30), 'en-GB')).toMatch(/^04\/07\/2025,? 0?9:30$/);
   });
 });

@@ -1,8 +1,17 @@
-/** Dates in the user's language: absolute ("L LT"-like) or relative to now (spec §2 file browser). */
+/** Dates in the user's language: absolute ("L LT") or relative to now (spec §2 file browser). */
 import { memoize } from './memo';
 
+// "L LT": the locale's numeric date with a four-digit year, then its short time (01/31/2025, 2:05 PM;
+// 31.01.2025, 14:05).
 const dateTimeFormat = memoize(
-  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+  (locale) =>
+    new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: 'numeric',
+      minute: '2-digit',
+    }),
 );
 const relativeFormat = memoize((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 
