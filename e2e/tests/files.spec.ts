@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiGet, createUser, listByName } from '../support/api';
@@ -26,6 +27,21 @@ test.describe('the file browser', () => {
     await expect(page).toHaveTitle(/^sorting - Files - /);
     await expect(files.item('file10.txt')).toBeVisible();
     expect(await files.names()).toEqual(['alpha', 'zeta', 'File1.txt', 'file2.txt', 'file10.txt']);
+    // Two lists, each under its heading: "Folders" above alpha, "Files" between zeta and File1.txt.
+    const top = async (l: Locator) => (await l.boundingBox())?.y ?? Number.NaN;
+    const heading = (name: string) => files.listing().locator('.listing__heading', { hasText: name });
+    const [folders, alpha, zeta, filesHeading, file1] = await Promise.all(
+      [
+        heading('Folders'),
+        files.item('alpha'),
+        files.item('zeta'),
+        heading('Files'),
+        files.item('File1.txt'),
+      ].map(top),
+    );
+    expect(folders).toBeLessThan(alpha!);
+    expect(zeta).toBeLessThan(filesHeading!);
+    expect(filesHeading).toBeLessThan(file1!);
     await files.sortButton('Size').click();
     await expect.poll(() => files.names()).toEqual(['alpha', 'zeta', 'file10.txt', 'File1.txt', 'file2.txt']);
     await files.sortButton('Size').click();

@@ -1,7 +1,8 @@
 /**
  * A folder's items, virtualized (spec §2 "File browser"): only the rows in and near the window are
- * in the DOM, so 100,000 entries cost the same nodes as 50. List, mosaic and gallery views; a
- * header to sort by name, size or last modified; lazy thumbnails for images. The listbox has one
+ * in the DOM, so 100,000 entries cost the same nodes as 50. The folders, then the files, each
+ * under a heading; list, mosaic and gallery views; a header to sort by name, size or last
+ * modified; lazy thumbnails for images. The listbox has one
  * tabbable option (the focused one); arrow keys, Home and End move it, scrolling it into view.
  * Items answer long presses, drags onto folders and context menus.
  */
@@ -11,6 +12,7 @@ import {
   useEffect,
   useId,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type DragEvent,
@@ -37,11 +39,14 @@ import {
 } from './dnd';
 import { ItemDetails } from './ItemDetails';
 import { LongPress } from './longPress';
+import { countFolders, rowAt, rowCount, rowOf } from './sections';
 import { isMoveKey, nextIndex, type FocusModifiers, type Selection } from './selection';
 
 export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
 
 const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 72, 'mosaic gallery': 212 };
+/** The "Folders" and "Files" headings. */
+const HEADING_HEIGHT = 36;
 const TILE_WIDTH: Record<ViewMode, number> = { list: 0, mosaic: 240, 'mosaic gallery': 180 };
 const SORT_FIELDS: { field: SortField; label: 'files.name' | 'files.size' | 'files.modified' }[] = [
   { field: 'name', label: 'files.name' },
@@ -138,10 +143,19 @@ export function Listing(props: ListingProps) {
   }, [measure]);
 
   const columns = view === 'list' ? 1 : Math.max(1, Math.floor(box.width / TILE_WIDTH[view]));
-  const rows = Math.ceil(items.length / columns);
+  const folders = useMemo(() => countFolders(items), [items]);
+  const sections = useMemo(
+    () => ({ folders, count: items.length, columns }),
+    [folders, items.length, columns],
+  );
+  // Rows are keyed by position; a new key function tells the virtualizer that the rows' sizes
+  // changed (another view, or headings moved) even when their number did not.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function per layout is the point
+  const rowKey = useCallback((row: number) => row, [sections, view]);
   const virtualizer = useWindowVirtualizer({
-    count: rows,
-    estimateSize: () => ROW_HEIGHT[view],
+    count: rowCount(sections),
+    getItemKey: rowKey,
+    estimateSize: (row) => (rowAt(sections, row)?.kind === 'heading' ? HEADING_HEIGHT : ROW_HEIGHT[view]),
     overscan: 4,
     scrollMargin: box.top,
     scrollPaddingStart: padding.start,
@@ -153,10 +167,10 @@ export function Listing(props: ListingProps) {
   const pendingFocus = useRef<number | null>(null);
   const scrollTo = useCallback(
     (index: number, focus: boolean) => {
-      virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' });
+      virtualizer.scrollToIndex(rowOf(sections, index), { align: 'auto' });
       if (focus) pendingFocus.current = index;
     },
-    [virtualizer, columns],
+    [virtualizer, sections],
   );
   useLayoutEffect(() => {
     const index = pendingFocus.current;
@@ -171,13 +185,13 @@ export function Listing(props: ListingProps) {
   }, [reveal, scrollTo]);
 
   // The one tabbable option: the focused item when it is rendered, else the first rendered one.
+  const shown = virtualRows.map((row) => rowAt(sections, row.index));
   const firstRow = virtualRows[0]?.index ?? 0;
   const lastRow = virtualRows.at(-1)?.index ?? -1;
-  const focusRendered =
-    selection.focus !== null &&
-    Math.floor(selection.focus / columns) >= firstRow &&
-    Math.floor(selection.focus / columns) <= lastRow;
-  const tabbable = focusRendered ? selection.focus : firstRow * columns;
+  const focusRow = selection.focus === null ? -1 : rowOf(sections, selection.focus);
+  const focusRendered = focusRow >= firstRow && focusRow <= lastRow;
+  const firstShown = shown.find((row) => row?.kind === 'items');
+  const tabbable = focusRendered ? selection.focus : firstShown?.kind === 'items' ? firstShown.start : 0;
 
   function openMenuOn(index: number) {
     const el = ref.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
@@ -190,7 +204,7 @@ export function Listing(props: ListingProps) {
   function handleKeyDown(e: KeyboardEvent, at: number) {
     if (isMoveKey(e.key) && !e.altKey) {
       const rtl = getComputedStyle(e.currentTarget).direction === 'rtl';
-      const to = nextIndex(at, e.key, { count: items.length, columns, rtl });
+      const to = nextIndex(at, e.key, { count: items.length, columns, folders, rtl });
       if (to === null) return;
       e.preventDefault();
       onMove(to, { extend: e.shiftKey, keep: e.ctrlKey || e.metaKey });
@@ -251,32 +265,43 @@ export function Listing(props: ListingProps) {
         aria-busy={props.arriving}
         style={{ blockSize: virtualizer.getTotalSize() }}
       >
-        {virtualRows.map((row) => (
-          <div
-            key={row.key}
-            role="none"
-            className="listing__row"
-            style={{
-              blockSize: row.size,
-              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
-              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
-            }}
-          >
-            {items.slice(row.index * columns, row.index * columns + columns).map((item, i) => {
-              const index = row.index * columns + i;
-              return (
-                <Item
-                  key={item.path}
-                  {...itemProps}
-                  item={item}
-                  index={index}
-                  isSelected={selection.selected.has(index)}
-                  isTabbable={index === tabbable}
-                />
-              );
-            })}
-          </div>
-        ))}
+        {virtualRows.map((row, r) => {
+          const what = shown[r];
+          if (!what) return null;
+          const place = {
+            blockSize: row.size,
+            transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+          };
+          // The headings are for the eye: each option's description already says folder or size.
+          if (what.kind === 'heading')
+            return (
+              <div key={row.key} aria-hidden="true" className="listing__row listing__heading" style={place}>
+                {t(what.group === 'folders' ? 'files.folders' : 'files.files')}
+              </div>
+            );
+          return (
+            <div
+              key={row.key}
+              role="none"
+              className="listing__row"
+              style={{ ...place, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
+            >
+              {items.slice(what.start, what.end).map((item, i) => {
+                const index = what.start + i;
+                return (
+                  <Item
+                    key={item.path}
+                    {...itemProps}
+                    item={item}
+                    index={index}
+                    isSelected={selection.selected.has(index)}
+                    isTabbable={index === tabbable}
+                  />
+                );
+              })}
+            </div>
+          );
+        })}
       </div>
     </div>
   );

@@ -138,6 +138,17 @@ describe('keyboard moves', () => {
     expect(nextIndex(6, 'ArrowRight', grid)).toBe(6);
   });
 
+  it('folders and files are two grids: Up and Down cross between them in the same column', () => {
+    const two = { count: 9, columns: 3, folders: 5, rtl: false };
+    expect(nextIndex(4, 'ArrowDown', two)).toBe(6);
+    expect(nextIndex(3, 'ArrowDown', two)).toBe(5);
+    expect(nextIndex(6, 'ArrowUp', two)).toBe(4);
+    expect(nextIndex(2, 'ArrowDown', two)).toBe(4);
+    expect(nextIndex(4, 'ArrowRight', two)).toBe(5);
+    expect(nextIndex(5, 'ArrowLeft', two)).toBe(4);
+    expect(nextIndex(8, 'ArrowDown', two)).toBe(8);
+  });
+
   it('Down into an incomplete last row lands on the last item; Down on the last row stays', () => {
     expect(nextIndex(5, 'ArrowDown', grid)).toBe(6);
     expect(nextIndex(6, 'ArrowDown', grid)).toBe(6);

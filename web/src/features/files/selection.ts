@@ -4,6 +4,8 @@
  * on, and whether multiple-selection mode is on.
  */
 
+import { verticalNeighbour } from './sections';
+
 export interface Selection {
   selected: ReadonlySet<number>;
   /** Where the last plain or Ctrl click landed; Shift ranges start here. */
@@ -104,13 +106,16 @@ export interface Grid {
   count: number;
   /** Items per row: 1 in list view, more in the mosaic views. */
   columns: number;
+  /** The items before this index are folders: the folders and the files are two grids. */
+  folders?: number;
   /** Right-to-left layout: Left and Right swap. */
   rtl: boolean;
 }
 
 /**
  * Where a key moves the focus from `from` (null: nothing focused yet). In a one-column list only
- * Up and Down move; in a grid Left/Right step by one item and Up/Down by one row.
+ * Up and Down move; in a grid Left/Right step by one item and Up/Down by one row (the same column;
+ * a shorter row takes its last item), from the folders' last row into the files' first and back.
  */
 export function nextIndex(from: number | null, key: MoveKey, grid: Grid): number | null {
   const { count, columns, rtl } = grid;
@@ -118,19 +123,13 @@ export function nextIndex(from: number | null, key: MoveKey, grid: Grid): number
   if (key === 'Home') return 0;
   if (key === 'End') return count - 1;
   if (from === null) return key === 'ArrowUp' || key === 'ArrowLeft' ? count - 1 : 0;
-  let step: number;
-  if (key === 'ArrowDown') step = columns;
-  else if (key === 'ArrowUp') step = -columns;
-  else if (columns === 1) return from;
-  else step = (key === 'ArrowRight') !== rtl ? 1 : -1;
-  const to = from + step;
-  if (to < 0) return from;
-  if (to >= count) {
-    // Down from the row above an incomplete last row lands on the last item.
-    const lastRow = Math.floor((count - 1) / columns);
-    return step === columns && Math.floor(from / columns) < lastRow ? count - 1 : from;
+  if (key === 'ArrowDown' || key === 'ArrowUp') {
+    const sections = { folders: grid.folders ?? 0, count, columns };
+    return verticalNeighbour(sections, from, key === 'ArrowDown' ? 1 : -1) ?? from;
   }
-  return to;
+  if (columns === 1) return from;
+  const to = from + ((key === 'ArrowRight') !== rtl ? 1 : -1);
+  return to < 0 || to >= count ? from : to;
 }
 
 /** §4: a new listing keeps the selection (and the focus) of items with the same path. */
