@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { apiLogin } from '../support/api';
 import { ADMIN } from '../support/server';
 
 /** The login screen, by role and accessible name (UI in English unless a test says otherwise). */
@@ -32,4 +33,23 @@ export async function signIn(page: Page, username?: string, password?: string): 
   await login.goto();
   await login.signIn(username, password);
   await expect(page.getByRole('heading', { level: 1, name: 'My files' })).toBeVisible({ timeout: 30_000 });
+}
+
+/**
+ * Signs in without the login screen: a token from the API, stored as the login screen would store
+ * it before the page's first script runs (once per tab: a reload keeps the token the page renewed
+ * since). For tests about what comes after signing in.
+ */
+export async function signInWithToken(
+  page: Page,
+  url: string,
+  username = ADMIN.username,
+  password = ADMIN.password,
+): Promise<void> {
+  const token = await apiLogin(url, username, password);
+  await page.context().addInitScript((jwt) => {
+    if (sessionStorage.getItem('e2e-signed-in')) return;
+    sessionStorage.setItem('e2e-signed-in', '1');
+    localStorage.setItem('jwt', jwt);
+  }, token);
 }

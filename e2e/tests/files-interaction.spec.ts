@@ -6,11 +6,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { apiLogin, createUser, listByName, updateUser } from '../support/api';
-import { ADMIN } from '../support/server';
+import { createUser, listByName, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { seed } from '../support/seed';
 import { Files } from '../pages/Files';
+import { signInWithToken } from '../pages/LoginPage';
 
 // Each test loads the client at least once; on a busy machine that alone can take many seconds.
 test.describe.configure({ timeout: 90_000 });
@@ -18,21 +18,10 @@ test.describe.configure({ timeout: 90_000 });
 /** The admin in list view, sorted by name, opening with a double click (or with one). */
 const resetAdmin = (url: string, singleClick = false) => listByName(url, { singleClick });
 
-/** Signs in by storing a token as the login screen would (the login flow has its own tests). */
-async function signIn(page: Page, url: string, username = ADMIN.username, password = ADMIN.password) {
-  const token = await apiLogin(url, username, password);
-  // Once per tab: a reload keeps the token the page renewed since.
-  await page.context().addInitScript((jwt) => {
-    if (sessionStorage.getItem('e2e-signed-in')) return;
-    sessionStorage.setItem('e2e-signed-in', '1');
-    localStorage.setItem('jwt', jwt);
-  }, token);
-}
-
 test.describe('the file toolbar', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('shows the header actions in the spec order, selection actions only with a selection', async ({
@@ -134,7 +123,7 @@ test.describe('the file toolbar on a phone', () => {
   }) => {
     seed(server.root, 'phone-multi', { 'report.pdf': 2000, 'notes.txt': 30, 'photo.jpg': 10 }, ['docs']);
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
     const files = new Files(page);
     await files.goto('phone-multi/');
     await files.action('Select multiple').click();
@@ -195,7 +184,7 @@ test.describe('long press', () => {
     }) => {
       seed(server.root, 'press', { 'a.txt': 1, 'b.txt': 1, 'c.txt': 1 });
       await resetAdmin(server.url);
-      await signIn(page, server.url);
+      await signInWithToken(page, server.url);
       const files = new Files(page);
       await files.goto('press/');
       const touch = await touchscreen(page);
@@ -224,7 +213,7 @@ test.describe('long press', () => {
   test('with the mouse in single-click mode it selects instead of opening', async ({ page, server }) => {
     seed(server.root, 'press-mouse', { 'a.txt': 1 }, ['sub']);
     await resetAdmin(server.url, true);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
     const files = new Files(page);
     await files.goto('press-mouse/');
     const sub = await centre(files.item('sub'));
@@ -242,7 +231,7 @@ test.describe('long press', () => {
 test.describe('drag and drop', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('moves the selected items onto a folder and onto a breadcrumb, never into themselves', async ({
@@ -298,7 +287,7 @@ test.describe('drag and drop without the rename permission', () => {
       password: 'no-rename-password-2024',
       perm: { rename: false },
     });
-    await signIn(page, server.url, 'no-rename', 'no-rename-password-2024');
+    await signInWithToken(page, server.url, 'no-rename', 'no-rename-password-2024');
     const files = new Files(page);
     await files.goto('nodrag/');
     await expect(files.item('a.txt')).toHaveAttribute('draggable', 'false');
@@ -311,7 +300,7 @@ test.describe('drag and drop without the rename permission', () => {
 test.describe('the context menu', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('a right click selects the item and offers its actions; keyboard, Escape and outside clicks', async ({
@@ -397,7 +386,7 @@ test.describe('the context menu right to left', () => {
   test('opens towards the left in Hebrew and stays inside the window', async ({ page, server }) => {
     seed(server.root, 'ctx-rtl', { 'a.txt': 1 });
     await createUser(server.url, { username: 'rtl-menu', password: 'rtl-menu-password-2024', locale: 'he' });
-    await signIn(page, server.url, 'rtl-menu', 'rtl-menu-password-2024');
+    await signInWithToken(page, server.url, 'rtl-menu', 'rtl-menu-password-2024');
     const files = new Files(page);
     await files.goto('ctx-rtl/');
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -418,7 +407,7 @@ test.describe('the context menu on a phone', () => {
   test('fits the narrow screen', async ({ page, server }) => {
     seed(server.root, 'ctx-phone', { 'a-long-file-name-for-the-menu.txt': 1, 'b.txt': 2 });
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
     const files = new Files(page);
     await files.goto('ctx-phone/');
     const item = files.item('b.txt');
@@ -444,7 +433,7 @@ async function expectInViewport(page: Page, locator: Locator) {
 test.describe('keyboard moves', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('arrows move and Shift+arrows extend the selection; Home/End; the item scrolls into view', async ({
@@ -514,7 +503,7 @@ test.describe('keyboard moves', () => {
 test.describe('back and forward', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('return to the scroll position and selection; a new visit starts at the top', async ({
@@ -561,7 +550,7 @@ test.describe('back and forward', () => {
 test.describe('selection after changes', () => {
   test.beforeEach(async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
   });
 
   test('selects and shows new items after new file, paste and move', async ({ page, server }) => {
@@ -622,7 +611,7 @@ test.describe('the help prompt', () => {
 
   test('F1 and the help link list the shortcuts', async ({ page, server }) => {
     await resetAdmin(server.url);
-    await signIn(page, server.url);
+    await signInWithToken(page, server.url);
     const files = new Files(page);
     await files.goto();
     await page.keyboard.press('F1');
@@ -643,7 +632,7 @@ test.describe('the help prompt', () => {
     test.use(PHONE);
     test('scrolls inside the card', async ({ page, server }) => {
       await resetAdmin(server.url);
-      await signIn(page, server.url);
+      await signInWithToken(page, server.url);
       const files = new Files(page);
       await files.goto();
       await page.getByRole('button', { name: 'Open menu' }).click();

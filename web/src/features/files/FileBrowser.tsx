@@ -243,7 +243,7 @@ export function FileBrowser({ folder, path, arriving = false }: { folder: Resour
         before = (target.items ?? []).map((i) => i.name);
         const existing = new Set(before);
         if (moving.some((m) => existing.has(m.name))) {
-          const answer = await askReplace();
+          const answer = await askReplace(perm?.modify ?? false);
           if (!answer) return false;
           override = answer === 'overwrite';
           rename = answer === 'rename';

@@ -128,8 +128,11 @@ export function pickFolder(options: PickOptions): Promise<string | null> {
   return openPrompt<string>((props) => <FolderPicker {...props} {...options} />);
 }
 
-/** The replace prompt: overwrite the existing items, or keep both by renaming the new ones. */
-export function askReplace(): Promise<'overwrite' | 'rename' | null> {
+/**
+ * The replace prompt: overwrite the existing items, or keep both by renaming the new ones.
+ * Overwriting is offered only with the modify permission, which the server needs for it (api.md §7).
+ */
+export function askReplace(canOverwrite: boolean): Promise<'overwrite' | 'rename' | null> {
   return openPrompt<'overwrite' | 'rename'>(function ReplacePrompt({ resolve, dismiss }) {
     const { t } = useTranslation();
     return (
@@ -143,9 +146,11 @@ export function askReplace(): Promise<'overwrite' | 'rename' | null> {
             <button type="button" className="button" data-autofocus onClick={() => resolve('rename')}>
               {t('files.prompts.keepBoth')}
             </button>
-            <button type="button" className="button button--danger" onClick={() => resolve('overwrite')}>
-              {t('files.prompts.overwrite')}
-            </button>
+            {canOverwrite ? (
+              <button type="button" className="button button--danger" onClick={() => resolve('overwrite')}>
+                {t('files.prompts.overwrite')}
+              </button>
+            ) : null}
           </>
         }
       >

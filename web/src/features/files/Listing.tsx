@@ -47,7 +47,8 @@ export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
 const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 72, 'mosaic gallery': 212 };
 /** The "Folders" and "Files" headings. */
 const HEADING_HEIGHT = 36;
-const TILE_WIDTH: Record<ViewMode, number> = { list: 0, mosaic: 240, 'mosaic gallery': 180 };
+// The narrowest a tile gets; a phone (about 330 px of listing) fits two gallery tiles a row.
+const TILE_WIDTH: Record<ViewMode, number> = { list: 0, mosaic: 240, 'mosaic gallery': 160 };
 const SORT_FIELDS: { field: SortField; label: 'files.name' | 'files.size' | 'files.modified' }[] = [
   { field: 'name', label: 'files.name' },
   { field: 'size', label: 'files.size' },
@@ -325,7 +326,10 @@ function Item(props: ItemProps) {
   const { item, index, isSelected, isTabbable, selection, view, absoluteDates, canDrag, dropIndex } = props;
   const { onItemClick, onOpen, setDropIndex, longPress } = props;
   const ids = useId();
-  const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir;
+  // An image the server cannot make a thumbnail of shows the file icon instead of a broken picture.
+  const [failedThumb, setFailedThumb] = useState<string | null>(null);
+  const thumbSrc = thumbUrl(item.path, item.modified);
+  const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir && failedThumb !== thumbSrc;
 
   function handlePointerDown(e: PointerEvent) {
     if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) {
@@ -427,11 +431,12 @@ function Item(props: ItemProps) {
       <span className="item__icon">
         {thumb ? (
           <img
-            src={thumbUrl(item.path, item.modified)}
+            src={thumbSrc}
             alt=""
             loading="lazy"
             decoding="async"
             draggable={false}
+            onError={() => setFailedThumb(thumbSrc)}
           />
         ) : (
           <Icon name={item.isDir ? 'folder' : 'file'} size={view === 'mosaic gallery' ? 56 : 24} />
