@@ -39,7 +39,7 @@ import {
 } from './dnd';
 import { ItemDetails } from './ItemDetails';
 import { LongPress } from './longPress';
-import { countFolders, rowAt, rowCount, rowOf } from './sections';
+import { countFolders, headingRows, rowAt, rowCount, rowOf } from './sections';
 import { isMoveKey, nextIndex, type FocusModifiers, type Selection } from './selection';
 
 export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
@@ -149,6 +149,7 @@ export function Listing(props: ListingProps) {
     () => ({ folders, count: items.length, columns }),
     [folders, items.length, columns],
   );
+  const headings = useMemo(() => headingRows(sections), [sections]);
   // Rows are keyed by position; a new key function tells the virtualizer that the rows' sizes
   // changed (another view, or headings moved) even when their number did not.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function per layout is the point
@@ -156,7 +157,7 @@ export function Listing(props: ListingProps) {
   const virtualizer = useWindowVirtualizer({
     count: rowCount(sections),
     getItemKey: rowKey,
-    estimateSize: (row) => (rowAt(sections, row)?.kind === 'heading' ? HEADING_HEIGHT : ROW_HEIGHT[view]),
+    estimateSize: (row) => (headings.includes(row) ? HEADING_HEIGHT : ROW_HEIGHT[view]),
     overscan: 4,
     scrollMargin: box.top,
     scrollPaddingStart: padding.start,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { countFolders, rowAt, rowCount, rowOf, verticalNeighbour, type Sections } from './sections';
+import {
+  countFolders,
+  headingRows,
+  rowAt,
+  rowCount,
+  rowOf,
+  verticalNeighbour,
+  type Sections,
+} from './sections';
 
 // 5 folders and 4 files, 3 to a row:
 // 0 heading folders | 1: 0 1 2 | 2: 3 4 | 3 heading files | 4: 5 6 7 | 5: 8
@@ -15,6 +23,7 @@ describe('listing sections', () => {
 
   it('puts a heading before the folders and one before the files', () => {
     expect(rowCount(both)).toBe(6);
+    expect(headingRows(both)).toEqual([0, 3]);
     expect([0, 1, 2, 3, 4, 5, 6].map((r) => rowAt(both, r))).toEqual([
       { kind: 'heading', group: 'folders' },
       { kind: 'items', start: 0, end: 3 },
@@ -31,6 +40,7 @@ describe('listing sections', () => {
     const files = { folders: 0, count: 4, columns: 1 };
     expect(rowCount(files)).toBe(5);
     expect(rowAt(files, 0)).toEqual({ kind: 'heading', group: 'files' });
+    expect(headingRows(files)).toEqual([0]);
     expect(rowOf(files, 0)).toBe(1);
     const folders = { folders: 2, count: 2, columns: 4 };
     expect(rowCount(folders)).toBe(2);

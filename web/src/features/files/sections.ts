@@ -52,6 +52,11 @@ export function rowCount(s: Sections): number {
   return spans(s).reduce((n, span) => n + span.rows, 0);
 }
 
+/** The rows that hold a heading (at most two). */
+export function headingRows(s: Sections): number[] {
+  return spans(s).map((span) => span.first);
+}
+
 /** What row `row` holds; null outside the listing. */
 export function rowAt(s: Sections, row: number): Row | null {
   for (const span of spans(s)) {
