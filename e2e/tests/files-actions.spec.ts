@@ -3,7 +3,7 @@
  * §8): Ctrl+S downloads, keep-both through the folder picker and the clipboard's replace prompt,
  * the picker's New folder, sorting by last modified and the error prompt of a failed action.
  */
-import { readFileSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import type { Download } from '@playwright/test';
 import { apiGet, createUser, listByName } from '../support/api';
@@ -17,7 +17,8 @@ async function bytesOf(download: Download): Promise<Buffer> {
   return readFileSync(await download.path());
 }
 
-const read = (file: string) => readFileSync(file, 'utf8');
+/** A file's text, or null while it is not there (yet): for polling the disk after an action. */
+const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
 
 test.describe('file actions', () => {
   test.beforeEach(async ({ page, server }) => {
@@ -220,6 +221,46 @@ test.describe('file actions', () => {
     await expect
       .poll(async () => (await apiGet<{ sorting: unknown }>(server.url, '/users/1')).sorting)
       .toEqual({ by: 'modified', asc: false });
+  });
+
+  test('a new item is scrolled to once: a later deletion far below leaves the page where it is', async ({
+    page,
+    server,
+  }) => {
+    const names = Array.from({ length: 60 }, (_, i) => `row-${String(i).padStart(2, '0')}.txt`);
+    seed(server.root, 'reveal-once', Object.fromEntries(names.map((n) => [n, 1])));
+    const files = new Files(page);
+    await files.goto('reveal-once/');
+    await files.create('New folder', 'fresh');
+    await files.expectSelected(['fresh']);
+    // Down to the last file and delete it: the listing shrinks, the page stays at its end.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await files.item('row-59.txt').click();
+    const before = await page.evaluate(() => window.scrollY);
+    expect(before).toBeGreaterThan(1000);
+    await files.deleteSelected('row-59.txt');
+    await expect(files.item('row-59.txt')).toHaveCount(0);
+    await expect(files.item('row-58.txt')).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 200);
+    await expect(files.item('fresh')).not.toBeInViewport();
+  });
+
+  test('Up onto the first file shows the "Files" heading above it', async ({ page, server }) => {
+    const names = Array.from({ length: 40 }, (_, i) => `up-${String(i).padStart(2, '0')}.txt`);
+    seed(server.root, 'heading-up', Object.fromEntries(names.map((n) => [n, 1])));
+    const files = new Files(page);
+    await files.goto('heading-up/');
+    await files.item('up-00.txt').click();
+    await page.keyboard.press('End');
+    await files.expectSelected(['up-39.txt']);
+    await page.keyboard.press('Home');
+    await files.expectSelected(['up-00.txt']);
+    // Below the page's fixed header, not tucked under it.
+    const heading = files.listing().locator('.listing__heading', { hasText: 'Files' });
+    const headerBottom = await page.getByRole('banner').evaluate((e) => e.getBoundingClientRect().bottom);
+    await expect
+      .poll(() => heading.evaluate((e) => e.getBoundingClientRect().top))
+      .toBeGreaterThanOrEqual(headerBottom - 1);
   });
 
   test('a failed delete shows the error prompt and reloads the listing; a failed rename shows it too', async ({

@@ -84,6 +84,11 @@ test.describe('the file browser without create, rename, delete, download and sha
     await page.keyboard.press('ControlOrMeta+a');
     await files.expectSelected(['box', 'a.txt', 'b.txt']);
     await page.keyboard.press('ControlOrMeta+s');
+    // F1 opens the help only when no prompt is open, after the keys before it were handled.
+    await page.keyboard.press('F1');
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
     // Cut, then paste in the folder: nothing moves.

@@ -248,6 +248,8 @@ test.describe('copy and move', () => {
     await page.keyboard.press('ControlOrMeta+x');
     await files.item('inner').dblclick();
     await expect(page).toHaveURL(/\/files\/clip\/inner\/$/);
+    // The keys belong to the folder's browser: it is there once the folder is shown.
+    await expect(page.getByText('This folder is empty.')).toBeVisible();
     await page.keyboard.press('ControlOrMeta+v');
     await expect(files.item('note.txt')).toBeVisible();
     expect(existsSync(path.join(server.root, 'clip/note.txt'))).toBe(false);

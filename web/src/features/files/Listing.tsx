@@ -167,12 +167,23 @@ export function Listing(props: ListingProps) {
 
   // Keyboard focus follows the focused item once its row is rendered (after scrolling to it).
   const pendingFocus = useRef<number | null>(null);
+  // The rows as last rendered, read when scrolling: a reveal runs once when asked for, not again
+  // each time the listing grows or shrinks (a deletion, an upload, a piece of a big listing).
+  const layout = useRef({ sections, paddingStart: padding.start });
+  useLayoutEffect(() => {
+    layout.current = { sections, paddingStart: padding.start };
+  }, [sections, padding.start]);
   const scrollTo = useCallback(
     (index: number, focus: boolean) => {
-      virtualizer.scrollToIndex(rowOf(sections, index), { align: 'auto' });
+      const { sections: rows, paddingStart } = layout.current;
+      const row = rowOf(rows, index);
+      // Scrolling up onto a group's first row shows the group's heading above it too.
+      const above = (virtualizer.measurementsCache[row]?.start ?? Infinity) < window.scrollY + paddingStart;
+      const headed = above && rowAt(rows, row - 1)?.kind === 'heading';
+      virtualizer.scrollToIndex(headed ? row - 1 : row, { align: 'auto' });
       if (focus) pendingFocus.current = index;
     },
-    [virtualizer, sections],
+    [virtualizer],
   );
   useLayoutEffect(() => {
     const index = pendingFocus.current;
