@@ -37,8 +37,13 @@ export default tseslint.config(
       'react-hooks/incompatible-library': 'error',
       'react-hooks/unsupported-syntax': 'error',
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '@coffer/server'], message: 'web/ never imports server/' }] }],
+      'no-restricted-syntax': ['error', {
+        selector: "JSXAttribute[name.name='className'] Literal[value=/(^|\\s)icon-button/]",
+        message: 'An icon-only button is components/IconButton: one look, its label as accessible name and tooltip.',
+      }],
     },
   },
+  { files: ['web/src/components/IconButton.tsx'], rules: { 'no-restricted-syntax': 'off' } },
   { files: ['e2e/**/*.{ts,mjs}', 'bench/client/**/*.{ts,mjs}', 'bench/files-ui/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   {
     rules: {

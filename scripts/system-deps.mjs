@@ -14,6 +14,14 @@ export const NEEDED = {
   '/usr/bin/xz': 'xz-utils',
   '/usr/bin/bzip2': 'bzip2',
   '/usr/bin/brotli': 'brotli',
+  // The sandbox of commands and hooks (server/src/features/command/confine.ts).
+  '/usr/bin/bwrap': 'bubblewrap',
+  '/usr/bin/prlimit': 'util-linux',
+  // WebDAV's conformance suite (server/test/webdav-litmus.test.ts) and a real WebDAV client.
+  '/usr/bin/litmus': 'litmus',
+  '/usr/bin/rclone': 'rclone',
+  // Video thumbnails (server/src/features/preview/video.ts) and the short videos their tests make.
+  '/usr/bin/ffmpeg': 'ffmpeg',
 };
 
 export function ensureSystemDeps() {

@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-// page-contract.md: the server replaces /__COFFER_STATIC__ with its static URL (which carries
+// docs/api.md §5.2 (the page template): the server replaces /__COFFER_STATIC__ with its static URL (which carries
 // --baseurl), and JS chunks resolve theirs at run time through window.__prependStaticUrl, so one
 // build serves every base URL.
 const STATIC = '/__COFFER_STATIC__/';

@@ -65,7 +65,7 @@ const browser = await launchChromium();
 const url = `http://127.0.0.1:${coffer.port}`;
 let failed = false;
 try {
-  // List view, names A→Z; a fresh token carries the view mode (api.md: the token holds the user).
+  // List view, names A→Z; a fresh token carries the view mode (docs/api.md §2.1: the token holds the user).
   const put = await request(
     coffer.port,
     'PUT',

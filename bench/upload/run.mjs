@@ -1,5 +1,6 @@
 // Upload throughput: 1 GiB through Coffer's tus endpoint (tus-js-client, 10 MiB chunks, one
-// connection: File Browser's client settings), through a plain POST /api/resources, through
+// connection: File Browser's client settings), the same client as an anonymous visitor of an
+// upload-only share (docs/api.md §23; goal ≥ 90 % of the signed-in speed), through a plain POST /api/resources, through
 // @tus/server + @tus/file-store (same client, same chunk size, same disk), and `cp` of the same
 // file (also followed by `sync` of it). A minimal tus client (one PATCH per chunk streamed from the
 // file) runs against both servers too, to show the servers apart from tus-js-client's own cost.
@@ -106,7 +107,7 @@ function sha256File(file) {
   });
 }
 
-function tusUpload(endpoint, file, headers = {}, uploadSize = undefined) {
+function tusUpload(endpoint, file, headers = {}, uploadSize = undefined, metadata = {}) {
   return new Promise((resolve, reject) => {
     const up = new tus.Upload(createReadStream(file), {
       endpoint,
@@ -116,6 +117,7 @@ function tusUpload(endpoint, file, headers = {}, uploadSize = undefined) {
       parallelUploads: 1,
       storeFingerprintForResuming: false,
       headers,
+      metadata,
       onShouldRetry: (err) => (err.originalResponse ? err.originalResponse.getStatus() : 0) !== 409,
       onError: reject,
       onSuccess: () => resolve(up.url),
@@ -211,6 +213,11 @@ try {
   await waitHttp(`${cofferUrl}/health`);
   const login = await fetch(`${cofferUrl}/api/login`, { method: 'POST', body: JSON.stringify({ ...ADMIN, recaptcha: '' }) });
   const token = await login.text();
+  // An upload-only share of /drop (docs/api.md §23): an anonymous visitor's uploads go there.
+  mkdirSync(path.join(root, 'drop'));
+  const shared = await fetch(`${cofferUrl}/api/share/drop/`, { method: 'POST', headers: { 'X-Auth': token, 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'upload' }) });
+  if (!shared.ok) throw new Error(`upload share: ${shared.status}`);
+  const dropHash = (await shared.json()).hash;
 
   // @tus/server + @tus/file-store, as its own process, store on the same disk.
   const refPort = await freePort();
@@ -238,7 +245,9 @@ try {
     await tusUpload(`${cofferUrl}/api/tus/warm.bin?override=false`, warm, { 'X-Auth': token }, 32 * MIB);
     await tusUpload(`http://127.0.0.1:${refPort}/files/`, warm, {}, 32 * MIB);
     await tusUpload(`http://127.0.0.1:${ceilings.tus.port}/files/`, warm, {}, 32 * MIB);
+    await tusUpload(`${cofferUrl}/api/public/tus/${dropHash}`, warm, {}, 32 * MIB, { filename: 'warm.bin' });
     rmSync(path.join(root, 'warm.bin'));
+    rmSync(path.join(root, 'drop', 'warm.bin'));
   }
 
   const checked = async (file, what) => {
@@ -263,6 +272,13 @@ try {
       pid: () => coffer.pid,
       run: (n) => tusUpload(`${cofferUrl}/api/tus/tus-${n}.bin?override=false`, src, { 'X-Auth': token }),
       check: (n) => checked(path.join(root, `tus-${n}.bin`), 'coffer tus'),
+    },
+    {
+      key: 'cofferShareTus',
+      label: 'Coffer upload-only share, anonymous, tus-js-client',
+      pid: () => coffer.pid,
+      run: (n) => tusUpload(`${cofferUrl}/api/public/tus/${dropHash}`, src, {}, undefined, { filename: `share-${n}.bin` }),
+      check: (n) => checked(path.join(root, 'drop', `share-${n}.bin`), 'coffer upload share'),
     },
     { key: 'reference', label: '@tus/server + @tus/file-store, tus-js-client', pid: () => ref.proc.pid, run: () => tusUpload(`http://127.0.0.1:${refPort}/files/`, src), check: (_n, url) => dropReference(url) },
     {
@@ -341,6 +357,7 @@ try {
   const ratio = (a, b) => +(a / b).toFixed(2);
   summary.ratios = {
     tusVsReference: ratio(m.cofferTus, m.reference),
+    uploadShareVsTus: ratio(m.cofferShareTus, m.cofferTus),
     tusVsCp: ratio(m.cofferTus, m.cp),
     tusRawVsCp: ratio(m.cofferTusRaw, m.cp),
     postVsCp: ratio(m.cofferPost, m.cp),

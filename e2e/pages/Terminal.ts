@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { Files } from './Files';
 
 /** The shell panel and its toggle in the file browser toolbar. */
 export class Terminal {
@@ -12,7 +13,8 @@ export class Terminal {
   entries = () => this.log().locator('.terminal__entry');
 
   async open() {
-    await this.toggle().click();
+    // On a narrow screen the toggle may be in the toolbar's More menu (while the shell is closed).
+    await new Files(this.page).run('Shell');
     await expect(this.panel()).toBeVisible();
     await expect(this.input()).toBeFocused();
   }

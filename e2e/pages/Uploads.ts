@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { Files } from './Files';
 
 export interface UploadFile {
   name: string;
@@ -19,7 +20,8 @@ export class Uploads {
 
   /** Upload → Files → the file chooser gets `files` (buffers or paths). */
   async chooseFiles(files: (UploadFile | string)[]) {
-    await this.button().click();
+    // With items selected, Upload may be in the toolbar's More menu.
+    await new Files(this.page).run('Upload');
     const chooser = this.page.waitForEvent('filechooser');
     await this.prompt().getByRole('button', { name: 'Files' }).click();
     await (await chooser).setFiles(files as UploadFile[]);
@@ -28,7 +30,7 @@ export class Uploads {
 
   /** Upload → Folder → the chooser gets a folder on disk (its files keep their relative paths). */
   async chooseFolder(dir: string) {
-    await this.button().click();
+    await new Files(this.page).run('Upload');
     const chooser = this.page.waitForEvent('filechooser');
     await this.prompt().getByRole('button', { name: 'Folder' }).click();
     await (await chooser).setFiles(dir);

@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import { ADMIN } from '../support/server';
 
-/** User management: the users table and the user form (spec §2 "Users list and user form"). */
+/** User management: the users table and the user form (docs/client.md §2 "Users list and user form"). */
 export class Users {
   constructor(readonly page: Page) {}
 

@@ -102,8 +102,8 @@ export async function updateSettings(url: string, change: (s: Json) => void): Pr
 }
 
 /**
- * The admin's listing as most tests want it: list view, names A→Z (stored as `asc: false`, api.md
- * §8), plus the preferences in `also` (such as singleClick).
+ * The admin's listing as most tests want it: list view, names A→Z (stored as `asc: false`,
+ * docs/api.md §7.5), plus the preferences in `also` (such as singleClick).
  */
 export async function listByName(url: string, also: Json = {}): Promise<void> {
   await updateUser(url, 1, { viewMode: 'list', sorting: { by: 'name', asc: false }, ...also }, [
@@ -139,7 +139,7 @@ export interface ShareJson {
 export async function createShare(
   url: string,
   itemPath: string,
-  body: { expires?: string; unit?: string; password?: string } = {},
+  body: { expires?: string; unit?: string; password?: string; kind?: 'upload'; message?: string; maxFileSize?: number; maxFiles?: number; maxBytes?: number } = {},
   as: { username: string; password: string } = ADMIN,
 ): Promise<ShareJson> {
   const token = await apiLogin(url, as.username, as.password);

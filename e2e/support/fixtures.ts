@@ -22,11 +22,18 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 export const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } as const;
 
-export const test = base.extend<{ pageErrors: string[] }, { server: RunningServer }>({
+/**
+ * `server` is shared by every spec of a worker, and the login throttle (S30) counts wrong passwords
+ * per address: all tests come from 127.0.0.1, so ten wrong passwords spread over several specs would
+ * turn every later login into 429. A spec that types wrong passwords or codes on purpose sets
+ * `test.use({ serverGroup: '<its name>' })`: a different worker option makes Playwright run it in
+ * a worker of its own, with a server of its own.
+ */
+export const test = base.extend<{ pageErrors: string[] }, { server: RunningServer; serverGroup: string }>({
+  serverGroup: ['shared', { scope: 'worker', option: true }],
   server: [
-    // Playwright requires the first argument to be destructured, even when empty.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({ serverGroup }, use) => {
+      void serverGroup;
       const server = await startServer();
       await use(server);
       await server.stop();

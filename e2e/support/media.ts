@@ -1,4 +1,8 @@
-/** Small but valid media files made on the spot: a WAV and a PDF (no fixtures checked in; PNGs in png.ts). */
+/** Small but valid media files made on the spot: a WAV, a PDF and an MP4 (no fixtures checked in; PNGs in png.ts). */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** A mono 16-bit PCM WAV of a 440 Hz tone. */
 export function wav(seconds = 0.5, rate = 8000): Buffer {
@@ -48,4 +52,20 @@ export function pdf(text: string): Buffer {
 /** Bytes no sniffer takes for text (NULs and control characters). */
 export function binary(size: number): Buffer {
   return Buffer.from(Array.from({ length: size }, (_, i) => (i * 7) % 9));
+}
+
+/** A short MP4 (H.264) of one colour made by ffmpeg (installed by scripts/system-deps.mjs). */
+export function mp4(seconds = 2, colour = 'red'): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'coffer-e2e-video-'));
+  try {
+    const file = path.join(dir, 'v.mp4');
+    execFileSync('ffmpeg', [
+      '-nostdin', '-loglevel', 'error', '-y',
+      '-f', 'lavfi', '-i', `color=c=${colour}:size=320x180:rate=10:duration=${seconds}`,
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file,
+    ]);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

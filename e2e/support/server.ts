@@ -19,6 +19,8 @@ export interface StartOptions {
   args?: string[];
   /** `coffer config init` flags applied to the fresh database before the first start. */
   init?: string[];
+  /** Runs before the first start, e.g. to import a database or place files (after `init`). */
+  beforeStart?: (paths: { dir: string; root: string; database: string; bin: string }) => void;
   env?: Record<string, string>;
   /** URL prefix the server was given with --baseurl (for the returned URLs). */
   baseurl?: string;
@@ -73,6 +75,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
     if (r.status !== 0) throw new Error(`config init failed: ${r.stderr}`);
   }
+  options.beforeStart?.({ dir, root, database, bin: BIN });
   const port = await freePort();
   mkdirSync(path.join(ARTIFACTS, 'logs'), { recursive: true });
   const log = createWriteStream(path.join(ARTIFACTS, 'logs', `server-${process.pid}-${++counter}.log`));

@@ -4,6 +4,9 @@ import { createUser } from '../support/api';
 import { expect, PHONE, test } from '../support/fixtures';
 import { LoginPage } from '../pages/LoginPage';
 
+// Types wrong passwords on purpose: a server of its own, so the shared one's login throttle stays clean.
+test.use({ serverGroup: 'a11y' });
+
 /** axe-core over each screen: no serious or critical violation. */
 async function expectAccessible(page: Page, screen: string) {
   expect(await seriousViolations(page), screen).toEqual([]);

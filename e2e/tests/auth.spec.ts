@@ -4,19 +4,22 @@ import { ADMIN } from '../support/server';
 import { LoginPage } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 
+// Types wrong passwords on purpose: a server of its own, so the shared one's login throttle stays clean.
+test.use({ serverGroup: 'auth' });
+
 test.describe('signing in and out', () => {
   test('a newcomer signs in and sees the shell', async ({ page, pageErrors }) => {
     const login = new LoginPage(page);
     await login.goto();
-    await expect(page).toHaveTitle('Login - File Browser');
-    await expect(page.getByRole('heading', { level: 1, name: 'File Browser' })).toBeVisible();
+    await expect(page).toHaveTitle('Login - Coffer');
+    await expect(page.getByRole('heading', { level: 1, name: 'Coffer' })).toBeVisible();
     await shot(page, 'login');
     await login.signIn();
     await expect(page).toHaveURL(/\/files\/$/);
     const shell = new Shell(page);
     await shell.expectSignedIn(ADMIN.username);
     await expect(shell.sidebar().getByRole('link', { name: 'My files' })).toBeVisible();
-    await expect(page).toHaveTitle('My files - Files - File Browser');
+    await expect(page).toHaveTitle('My files - Files - Coffer');
     await shot(page, 'shell');
     expect(pageErrors).toEqual([]);
   });

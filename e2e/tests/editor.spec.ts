@@ -1,9 +1,9 @@
 /**
- * The editor (spec §2: text files open in an editor): CodeMirror, save with the button and
+ * The editor (docs/client.md §2: text files open in an editor): CodeMirror, save with the button and
  * Ctrl+S (PUT /api/resources), the discardEditorChanges prompt when leaving with unsaved text,
  * read-only without the modify permission, light and dark themes.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createUser, listByName } from '../support/api';
 import { seriousViolations } from '../support/axe';
@@ -54,19 +54,42 @@ test.describe('the editor', () => {
     await expect(view.toolbar().getByText('Unsaved changes')).toBeVisible();
     await page.keyboard.press('ControlOrMeta+S');
     await expect(view.toolbar().getByText('Unsaved changes')).toHaveCount(0);
-    await expect.poll(() => readFileSync(file, 'utf8')).toBe(`${CODE}// saved by button\n// saved by keyboard\n`);
-    expect(await seriousViolations(page)).toEqual([]);
 
-    // Undoing back to the saved text is no longer a change.
+    // Undoing back to the saved text is no longer a change, even when the typing comes at once
+    // after the save (CodeMirror joins keystrokes less than 500 ms apart into one undo step; a
+    // save closes the step).
     await page.keyboard.type('x');
     await expect(view.toolbar().getByText('Unsaved changes')).toBeVisible();
     await page.keyboard.press('ControlOrMeta+Z');
     await expect(view.toolbar().getByText('Unsaved changes')).toHaveCount(0);
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(`${CODE}// saved by button\n// saved by keyboard\n`);
+    await expect(editor).toContainText('// saved by keyboard');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Nothing unsaved: close goes straight back to the folder.
     await view.button('Close').click();
     await expect(page).toHaveURL(/\/files\/ed-save\/$/);
     await expect(files.item('app.js')).toBeVisible();
+  });
+
+  test('a new file opens in the editor at once; Close comes back with it selected', async ({ page, server }) => {
+    const base = seed(server.root, 'ed-new', { 'old.txt': 'x' });
+    await signIn(page);
+    const files = new Files(page);
+    const view = new FileView(page);
+    await files.goto('ed-new/');
+    await files.toolbar().getByRole('button', { name: 'New file' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New file' });
+    await dialog.getByRole('textbox').fill('plan.md');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(page).toHaveURL(/\/files\/ed-new\/plan\.md$/);
+    await view.expectOpen('plan.md');
+    await view.typeText('plan.md', '# Plan\n');
+    await page.keyboard.press('ControlOrMeta+S');
+    await expect.poll(() => readFileSync(path.join(base, 'plan.md'), 'utf8')).toBe('# Plan\n');
+    await view.button('Close').click();
+    await expect(page).toHaveURL(/\/files\/ed-new\/$/);
+    await files.expectSelected(['plan.md']);
   });
 
   test('asks before leaving with unsaved changes: close, links, back, and the browser', async ({
@@ -167,15 +190,9 @@ test.describe('the editor', () => {
     await signIn(page);
     const view = new FileView(page);
     await page.goto('files/ed-fail/gone.txt');
-    const editor = view.editor('gone.txt');
-    await expect(editor).toHaveText('soon gone');
-    await editor.click();
-    await page.keyboard.type('!');
+    await expect(view.editor('gone.txt')).toHaveText('soon gone');
     // Someone else removes the file meanwhile: PUT answers 404.
-    rmSync(path.join(base, 'gone.txt'));
-    await page.keyboard.press('ControlOrMeta+S');
-    const toast = page.getByRole('alert').filter({ hasText: '404' });
-    await expect(toast).toBeVisible();
+    await view.failSave('gone.txt', path.join(base, 'gone.txt'));
     await expect(view.toolbar().getByText('Unsaved changes')).toBeVisible();
   });
 

@@ -1,6 +1,6 @@
 /**
- * The file browser's actions end to end (spec §2 "File browser" and "Prompts", §4 "Paste", §5,
- * §8): Ctrl+S downloads, keep-both through the folder picker and the clipboard's replace prompt,
+ * The file browser's actions end to end (docs/client.md §2 "File browser" and "Prompts", §4 "Paste", §5,
+ * docs/client.md §8): Ctrl+S downloads, keep-both through the folder picker and the clipboard's replace prompt,
  * the picker's New folder, sorting by last modified and the error prompt of a failed action.
  */
 import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
@@ -19,6 +19,25 @@ async function bytesOf(download: Download): Promise<Buffer> {
 
 /** A file's text, or null while it is not there (yet): for polling the disk after an action. */
 const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+
+/**
+ * Puts `name` on the clipboard (Ctrl+C or Ctrl+X), opens the folder `into` that holds the same
+ * name, pastes there, sees the replace prompt ask first and cancels it. Returns the prompt.
+ */
+async function pasteOntoSameName(files: Files, name: string, key: 'c' | 'x', into: string) {
+  const page = files.page;
+  await files.item(name).click();
+  await page.keyboard.press(`ControlOrMeta+${key}`);
+  await files.item(into).dblclick();
+  await expect(page).toHaveURL(new RegExp(`/${into}/$`));
+  await expect(files.item(name)).toBeVisible();
+  const replace = page.getByRole('dialog', { name: 'Replace items?' });
+  await page.keyboard.press('ControlOrMeta+v');
+  await expect(replace).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(replace).toHaveCount(0);
+  return replace;
+}
 
 test.describe('file actions', () => {
   test.beforeEach(async ({ page, server }) => {
@@ -142,17 +161,7 @@ test.describe('file actions', () => {
     const base = seed(server.root, 'paste-over', { 'p.txt': 'from clipboard', 'into/p.txt': 'was here' });
     const files = new Files(page);
     await files.goto('paste-over/');
-    await files.item('p.txt').click();
-    await page.keyboard.press('ControlOrMeta+x');
-    await files.item('into').dblclick();
-    await expect(page).toHaveURL(/\/files\/paste-over\/into\/$/);
-    await expect(files.item('p.txt')).toBeVisible();
-
-    const replace = page.getByRole('dialog', { name: 'Replace items?' });
-    await page.keyboard.press('ControlOrMeta+v');
-    await expect(replace).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(replace).toHaveCount(0);
+    const replace = await pasteOntoSameName(files, 'p.txt', 'x', 'into');
     expect(read(path.join(base, 'p.txt'))).toBe('from clipboard');
     expect(read(path.join(base, 'into/p.txt'))).toBe('was here');
 
@@ -166,6 +175,36 @@ test.describe('file actions', () => {
     await files.crumb('paste-over').click();
     await expect(files.item('into')).toBeVisible();
     await expect(files.item('p.txt')).toHaveCount(0);
+  });
+
+  test('Ctrl+C then Ctrl+V onto the same name in another folder asks first; in its own folder it copies with a new name', async ({
+    page,
+    server,
+  }) => {
+    const base = seed(server.root, 'copy-over', { 'notes.txt': 'copied', 'into/notes.txt': 'was here' });
+    const files = new Files(page);
+    await files.goto('copy-over/');
+    const replace = await pasteOntoSameName(files, 'notes.txt', 'c', 'into');
+    expect(read(path.join(base, 'into/notes.txt'))).toBe('was here');
+    expect(existsSync(path.join(base, 'into/notes(1).txt'))).toBe(false);
+
+    // A copy stays on the clipboard: Keep both, then Overwrite.
+    await page.keyboard.press('ControlOrMeta+v');
+    await replace.getByRole('button', { name: 'Keep both' }).click();
+    await expect.poll(() => read(path.join(base, 'into/notes(1).txt'))).toBe('copied');
+    expect(read(path.join(base, 'into/notes.txt'))).toBe('was here');
+    await page.keyboard.press('ControlOrMeta+v');
+    await replace.getByRole('button', { name: 'Overwrite' }).click();
+    await expect.poll(() => read(path.join(base, 'into/notes.txt'))).toBe('copied');
+    await expect(files.items()).toHaveCount(2);
+
+    // Back in the folder it was copied from, pasting makes a renamed copy without asking (docs/client.md §4).
+    await files.crumb('copy-over').click();
+    await expect(files.item('into')).toBeVisible();
+    await page.keyboard.press('ControlOrMeta+v');
+    await expect.poll(() => read(path.join(base, 'notes(1).txt'))).toBe('copied');
+    await expect(replace).toHaveCount(0);
+    expect(read(path.join(base, 'notes.txt'))).toBe('copied');
   });
 
   test("the picker's New folder creates a folder to copy into", async ({ page, server }) => {
@@ -274,7 +313,7 @@ test.describe('file actions', () => {
 
     await files.item('gone.txt').click();
     rmSync(path.join(base, 'gone.txt'));
-    await files.deleteSelected('Delete “gone.txt”?');
+    await files.deleteSelected('Move “gone.txt” to the trash?');
     await expect(error).toContainText('404');
     await shot(page, 'files-error-prompt');
     // Reloaded: the file removed behind the browser's back is no longer listed.

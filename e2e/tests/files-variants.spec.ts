@@ -1,5 +1,5 @@
 /**
- * The file browser in its variants (spec §2 "File browser", §6 "Roles and permissions"): a user
+ * The file browser in its variants (docs/client.md §2 "File browser", §6 "Roles and permissions"): a user
  * without the write permissions (toolbar, context menu and every shortcut), without modify, a
  * 375 px phone (every action reachable, nothing wider than the screen), image thumbnails on and
  * off, and the search overlay's type chips.
@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import { createUser, listByName, updateUser } from '../support/api';
 import { expect, PHONE, shot, test } from '../support/fixtures';
+import { mp4 } from '../support/media';
 import { png } from '../support/png';
 import { seed } from '../support/seed';
 import { startServer, type RunningServer } from '../support/server';
-import { Files } from '../pages/Files';
+import { Files, WITH_SELECTION } from '../pages/Files';
 import { signInWithToken } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 
@@ -129,25 +130,10 @@ test.describe('the file browser without modify', () => {
     await signInWithToken(page, server.url, user.username, user.password);
     const files = new Files(page);
     await files.goto('variants-nomodify/');
-    // Modify gates no action of the toolbar (§6): overwriting is all it adds.
+    // Modify gates no action of the toolbar (docs/client.md §6): overwriting is all it adds.
     await files.item('a.txt').click();
-    await expect
-      .poll(() => files.toolbarButtons())
-      .toEqual([
-        'New folder',
-        'New file',
-        'Share',
-        'Rename',
-        'Copy',
-        'Move',
-        'Delete',
-        'Switch view List',
-        'Download1',
-        'Upload',
-        'Info',
-        'Select multiple',
-        'Clear selection',
-      ]);
+    await expect.poll(() => files.toolbarButtons()).toEqual(WITH_SELECTION.line);
+    expect(await files.offered()).toEqual(WITH_SELECTION.offered);
     await files.toolbar().getByRole('button', { name: 'Copy' }).click();
     const picker = page.getByRole('dialog', { name: 'Copy' });
     await picker.getByRole('button', { name: 'dest' }).click();
@@ -155,7 +141,7 @@ test.describe('the file browser without modify', () => {
     await picker.getByRole('button', { name: 'Copy', exact: true }).click();
     const replace = page.getByRole('dialog', { name: 'Replace items?' });
     await expect(replace.getByRole('button', { name: 'Keep both' })).toBeVisible();
-    // The server refuses an overwrite without modify (api.md §7): the prompt does not offer it.
+    // The server refuses an overwrite without modify (docs/api.md §6.1): the prompt does not offer it.
     await expect(replace.getByRole('button', { name: 'Overwrite' })).toHaveCount(0);
     await replace.getByRole('button', { name: 'Keep both' }).click();
     await expect(replace).toBeHidden();
@@ -202,7 +188,7 @@ test.describe('the file browser on a 375 px phone', () => {
     await files.item('summary.txt').click();
     const bar = files.selectionBar();
     await expect(bar).toContainText('Selected: 1');
-    await expect(bar.getByRole('button')).toHaveText(['Share', 'Rename', 'Copy', 'Move', 'Delete', '']);
+    await expect(bar.getByRole('button')).toHaveText(['Share', 'Rename', 'Copy', 'Move', 'Compress', 'Delete', '']);
     for (const name of ['Copy', 'Move']) await expect(bar.getByRole('button', { name })).toBeInViewport();
     await expectFits(page);
     await shot(page, 'variants-phone-selection');
@@ -289,6 +275,49 @@ test.describe('thumbnails', () => {
     await shot(page, 'variants-thumbs-mosaic');
   });
 
+  test('a video in the mosaic shows a frame as its thumbnail and the player that frame as its poster; a broken video shows an icon', async ({
+    page,
+    server,
+  }) => {
+    seed(server.root, 'variants-video', { 'clip.mp4': mp4(2, 'red'), 'broken.mp4': 'not a video' });
+    await updateUser(server.url, 1, { viewMode: 'mosaic' }, ['viewMode']);
+    await signInWithToken(page, server.url);
+    const files = new Files(page);
+    const thumb = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/preview/thumb/variants-video/clip.mp4',
+    );
+    await files.goto('variants-video/');
+    expect(await page.evaluate(() => window.FileBrowser?.EnableVideoThumbs)).toBe(true);
+    const img = files.item('clip.mp4').locator('img');
+    await expect(img).toHaveAttribute('src', /\/api\/preview\/thumb\/variants-video\/clip\.mp4\?/);
+    const answer = await thumb;
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-type']).toBe('image/jpeg');
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth))
+      .toBe(256);
+    // A red frame: the thumbnail shows the video, not some other picture.
+    const red = await img.evaluate((el: HTMLImageElement) => {
+      const c = document.createElement('canvas');
+      c.width = c.height = 1;
+      const g = c.getContext('2d')!;
+      g.drawImage(el, 128, 128, 1, 1, 0, 0, 1, 1);
+      return [...g.getImageData(0, 0, 1, 1).data];
+    });
+    expect(red[0]).toBeGreaterThan(200);
+    await expect(files.item('broken.mp4').locator('img')).toHaveCount(0);
+    await expect(files.item('broken.mp4').locator('svg')).toHaveCount(1);
+    await shot(page, 'variants-video-mosaic');
+
+    const poster = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/preview/big/variants-video/clip.mp4',
+    );
+    await page.goto('files/variants-video/clip.mp4');
+    const video = page.getByLabel('clip.mp4', { exact: true });
+    await expect(video).toHaveAttribute('poster', /\/api\/preview\/big\/variants-video\/clip\.mp4\?inline=true&key=/);
+    expect((await poster).status()).toBe(200);
+  });
+
   test.describe('with --disable-thumbnails', () => {
     let plain: RunningServer;
     test.beforeAll(async () => {
@@ -345,8 +374,10 @@ test.describe('the search overlay type chips', () => {
       await box.fill('');
       await chips.getByRole('button', { name: chip, exact: true }).click();
       await expect(box).toHaveValue(`type:${type} `);
+      // The chip hands the focus back to the box: Enter searches, typing goes on after the type.
+      await expect(box).toBeFocused();
       const answer = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/search/'));
-      await box.press('Enter');
+      await page.keyboard.press('Enter');
       const response = await answer;
       expect(new URL(response.url()).searchParams.get('query')).toBe(`type:${type}`);
       // Searching since Enter; done once every result has streamed in.
@@ -354,6 +385,11 @@ test.describe('the search overlay type chips', () => {
       await expect(dialog.getByRole('link')).toHaveText([...found]);
     }
     await shot(page, 'variants-search-chips');
+    // Typing after a chip continues the text at its end.
+    await box.fill('inner');
+    await chips.getByRole('button', { name: 'Images', exact: true }).click();
+    await page.keyboard.type('f');
+    await expect(box).toHaveValue('type:image inner f');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
   });

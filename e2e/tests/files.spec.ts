@@ -56,7 +56,7 @@ test.describe('the file browser', () => {
     await expect(page.getByText('This folder is empty.')).toBeVisible();
   });
 
-  test("a name sorting reads and saves File Browser's stored flag: asc false is A→Z (api.md §8)", async ({
+  test("a name sorting reads and saves File Browser's stored flag: asc false is A→Z (docs/api.md §7.5)", async ({
     page,
     server,
   }) => {
@@ -187,12 +187,12 @@ test.describe('the file browser', () => {
     await formats.getByRole('button', { name: '.tar.gz' }).click();
     expect((await archive).suggestedFilename()).toMatch(/\.tar\.gz$/);
 
-    await files.deleteSelected('Delete the 2 selected items?');
+    await files.deleteSelected('Move the 2 selected items to the trash?');
     await expect(files.item('keep.txt')).toHaveCount(0);
     await expect(files.item('other.txt')).toHaveCount(0);
     expect(existsSync(path.join(server.root, 'actions/keep.txt'))).toBe(false);
     await files.item('todo.md').click();
-    await files.deleteSelected('Delete “todo.md”?');
+    await files.deleteSelected('Move “todo.md” to the trash?');
     await expect(files.item('todo.md')).toHaveCount(0);
   });
 });

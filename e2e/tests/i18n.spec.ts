@@ -9,10 +9,10 @@ test.describe('languages', () => {
 
     test('the login screen follows the browser when nobody is signed in', async ({ page }) => {
       await page.goto('login');
-      await expect(page.getByRole('button', { name: 'Anmelden' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
       await expect(page.getByLabel('Benutzername')).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', 'de');
-      await expect(page).toHaveTitle('Anmeldung - File Browser');
+      await expect(page).toHaveTitle('Anmeldung - Coffer');
     });
 
     test("after sign-in the user's own language wins over the browser's", async ({ page, server }) => {
@@ -20,14 +20,14 @@ test.describe('languages', () => {
       await page.goto('login');
       await page.getByLabel('Benutzername').fill('amelie');
       await page.getByLabel('Passwort', { exact: true }).fill('amelie-password-1');
-      await page.getByRole('button', { name: 'Anmelden' }).click();
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
       await expect(
         page
           .getByRole('navigation', { name: 'Navigation principale' })
           .getByRole('link', { name: 'Mes fichiers' }),
       ).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-      await expect(page).toHaveTitle('Mes fichiers - Fichiers - File Browser');
+      await expect(page).toHaveTitle('Mes fichiers - Fichiers - Coffer');
     });
   });
 
@@ -107,6 +107,19 @@ test.describe('languages', () => {
         await expect(page.getByRole('heading', { name: 'הגדרות פרופיל' })).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
         await shot(page, 'rtl-he-settings');
+        // A Latin folder name on a right-to-left page: the heading still starts on the right
+        // (its text ends at the heading's right edge), as the breadcrumbs and toolbar do.
+        mkdirSync(`${server.root}/Reports 2024`, { recursive: true });
+        await page.goto('files/Reports%202024/');
+        const heading = page.getByRole('heading', { level: 1, name: 'Reports 2024' });
+        await expect(heading).toBeVisible();
+        const gap = await heading.evaluate((el) => {
+          const text = document.createRange();
+          text.selectNodeContents(el);
+          return el.getBoundingClientRect().right - text.getBoundingClientRect().right;
+        });
+        expect(gap).toBeLessThan(2);
+        await shot(page, 'rtl-he-latin-folder');
       });
     });
   }

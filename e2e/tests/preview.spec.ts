@@ -1,5 +1,5 @@
 /**
- * The preview (spec §2: files that are not text open in a preview): images with zoom, audio,
+ * The preview (docs/client.md §2: files that are not text open in a preview): images with zoom, audio,
  * video with subtitles, PDF, a card for anything else; previous/next, close, rename, delete.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -209,9 +209,9 @@ test.describe('the preview', () => {
     expect(existsSync(path.join(base, 'new.bin'))).toBe(true);
 
     await view.button('Delete').click();
-    const confirm = page.getByRole('dialog', { name: 'Delete' });
-    await expect(confirm).toContainText('Delete “new.bin”?');
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Move to trash' });
+    await expect(confirm).toContainText('Move “new.bin” to the trash?');
+    await confirm.getByRole('button', { name: 'Move to trash' }).click();
     await expect(page).toHaveURL(/\/files\/pv-edit\/$/);
     await expect(files.item('keep.bin')).toBeVisible();
     await expect(files.item('new.bin')).toHaveCount(0);

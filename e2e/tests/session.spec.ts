@@ -3,7 +3,7 @@ import { ADMIN, startServer, type RunningServer } from '../support/server';
 import { LoginPage } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 
-// A 5 s session: every answer asks for renewal (api.md §1: less than an hour left), and a user
+// A 5 s session: every answer asks for renewal (docs/api.md §2.3: less than an hour left), and a user
 // who does nothing is signed out when the token expires.
 let short: RunningServer;
 test.beforeAll(async () => {

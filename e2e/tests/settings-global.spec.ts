@@ -318,7 +318,7 @@ test.describe('global settings', () => {
       await expect(d.getByRole('checkbox', { name: 'Delete files and folders' })).toBeDisabled();
       await d.getByRole('checkbox', { name: 'Administrator' }).uncheck();
 
-      // By name, "ascending" is A→Z, which api.md §8 stores as asc: false.
+      // By name, "ascending" is A→Z, which docs/api.md §7.5 stores as asc: false.
       await d.getByLabel('Sort by').selectOption('name');
       await expect(d.getByRole('checkbox', { name: 'Ascending order' })).toBeChecked();
       expect((await global.save('Command runner')).status()).toBe(200);

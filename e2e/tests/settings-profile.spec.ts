@@ -9,6 +9,9 @@ import { LoginPage } from '../pages/LoginPage';
 import { Settings } from '../pages/Settings';
 import { Shell } from '../pages/Shell';
 
+// Types wrong passwords on purpose: a server of its own, so the shared one's login throttle stays clean.
+test.use({ serverGroup: 'settings-profile' });
+
 let counter = 0;
 /** A user of its own (scope /) and a folder of its own with a dotfile, a file and a subfolder. */
 async function setUp(url: string, root: string) {
@@ -127,6 +130,11 @@ test.describe('profile settings', () => {
     await expect(mismatch).toBeVisible();
     await expect(mismatch).toHaveCSS('color', 'rgb(179, 38, 30)');
     await expect(settings.confirmPassword()).toHaveClass(/input--mismatch/);
+    // docs/client.md §2: both fields red, the focused one too (its ring is not the accent blue).
+    await expect(settings.confirmPassword()).toBeFocused();
+    await expect(settings.confirmPassword()).toHaveCSS('border-color', 'rgb(179, 38, 30)');
+    await expect(settings.confirmPassword()).toHaveCSS('outline-color', 'rgb(179, 38, 30)');
+    await expect(settings.newPassword()).toHaveCSS('border-color', 'rgb(179, 38, 30)');
     const sent: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'PUT' && r.url().includes('/api/users/')) sent.push(r.postData() ?? '');
@@ -142,6 +150,10 @@ test.describe('profile settings', () => {
     await expect(match).toBeVisible();
     await expect(match).toHaveCSS('color', 'rgb(29, 115, 56)');
     await expect(settings.confirmPassword()).toHaveClass(/input--match/);
+    await expect(settings.confirmPassword()).toBeFocused();
+    await expect(settings.confirmPassword()).toHaveCSS('border-color', 'rgb(29, 115, 56)');
+    await expect(settings.confirmPassword()).toHaveCSS('outline-color', 'rgb(29, 115, 56)');
+    await expect(settings.newPassword()).toHaveCSS('border-color', 'rgb(29, 115, 56)');
     await settings.passwordForm().getByRole('button', { name: 'Change password' }).scrollIntoViewIfNeeded();
     await shot(page, 'settings-password');
 

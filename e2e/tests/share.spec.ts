@@ -61,7 +61,7 @@ test.describe('the share prompt', () => {
     const before = Math.floor(Date.now() / 1000);
     await dialog.getByRole('button', { name: 'Create link' }).click();
     await expect(links.getByRole('listitem')).toHaveCount(2);
-    // Permanent first, then by expiry (§9).
+    // Permanent first, then by expiry (docs/client.md §9).
     await expect(links.getByRole('listitem').nth(0)).toContainText('Permanent');
     await expect(links.getByRole('listitem').nth(1)).toContainText('Expires in 2 days');
     await expect(links.getByRole('listitem').nth(1)).toContainText('Password protected');

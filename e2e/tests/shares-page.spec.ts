@@ -51,7 +51,7 @@ test.describe('share management', () => {
     const permanent = await share(server.url, 'sm-owner', '/sm-owner/notes.txt', { password: 'pw' });
     await page.reload();
     await expect(table(page).getByRole('columnheader')).toHaveText(['Path', 'Expiry', 'Actions']);
-    // Permanent first, then by expiry (§9).
+    // Permanent first, then by expiry (docs/client.md §9).
     await expect(table(page).getByRole('row').nth(1)).toContainText('/sm-owner/notes.txt');
     await expect(table(page).getByRole('row').nth(1)).toContainText('Permanent');
     await expect(row(page, '/sm-owner/docs/')).toContainText(

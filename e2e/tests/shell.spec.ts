@@ -79,7 +79,7 @@ test.describe('the shell', () => {
     await expect(page.getByRole('banner')).toBeVisible();
     await page.goto('404');
     await expect(page.getByRole('heading', { name: "This page doesn't exist." })).toBeVisible();
-    await expect(page).toHaveTitle('Not found - File Browser');
+    await expect(page).toHaveTitle('Not found - Coffer');
     await shot(page, 'not-found');
     await page.getByRole('link', { name: 'Go to my files' }).click();
     await expect(page).toHaveURL(/\/files\/$/);
@@ -130,7 +130,7 @@ test.describe('admin pages', () => {
     await expect(
       page.getByRole('heading', { name: "You don't have permission to access this." }),
     ).toBeVisible();
-    await expect(page).toHaveTitle('Forbidden - File Browser');
+    await expect(page).toHaveTitle('Forbidden - Coffer');
     await expect(
       page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }),
     ).toHaveCount(0);

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { createUser } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
-import { startServer, type RunningServer } from '../support/server';
+import { ADMIN, startServer, type RunningServer } from '../support/server';
 import { Files } from '../pages/Files';
 import { LoginPage, signIn } from '../pages/LoginPage';
 import { Terminal } from '../pages/Terminal';
 
-// A server of its own with execution enabled (api.md §18, S70), under a base URL so the socket's
+// A server of its own with execution enabled (docs/api.md §16, S70), under a base URL so the socket's
 // address is checked to carry it.
 let exec: RunningServer;
 const RUNNER = { username: 'runner', password: 'runner-password-2024' };
@@ -67,7 +67,7 @@ test.describe('the shell panel', () => {
     await expect(term.last().locator('pre')).toHaveText('red and green');
     expect(await term.log().textContent()).not.toContain('\u001b');
 
-    // Empty input is ignored (§2).
+    // Empty input is ignored (docs/client.md §2).
     await term.input().fill('   ');
     await term.input().press('Enter');
     await expect(term.entries()).toHaveCount(2);
@@ -115,6 +115,11 @@ test.describe('the shell panel', () => {
 
     await term.run('cat alpha.txt');
     await expect(term.last()).toContainText('Command not allowed.');
+    // The refusal says what may run and where more is allowed (issue 17).
+    await expect(term.last()).toContainText('Commands you may run: ls printf sleep');
+    await expect(term.last()).toContainText(
+      'An administrator can allow more in Settings → User management → runner → Allowed commands.',
+    );
     await term.run('/bin/ls');
     await expect(term.last()).toContainText('Command not allowed.');
 
@@ -143,6 +148,41 @@ test.describe('the shell panel', () => {
     await expect(term.panel()).toBeHidden();
     await term.open();
     await expect(term.last()).toContainText('Stopped.');
+  });
+
+  test('a refused command shows the allowed commands, at desktop and phone widths', async ({ page }) => {
+    await openWork(page, RUNNER);
+    const term = new Terminal(page);
+    await term.open();
+    await term.run('cat alpha.txt');
+    await expect(term.last().locator('code')).toHaveText(['ls', 'printf', 'sleep']);
+    await expect(term.last().getByRole('link')).toHaveCount(0);
+    await shot(page, 'terminal-not-allowed');
+    expect(await panelViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE.viewport);
+    await expect(term.last()).toContainText('Commands you may run: ls printf sleep');
+    await shot(page, 'terminal-not-allowed');
+  });
+
+  test('an admin refused a command follows the link to their own allowed commands', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openWork(page, ADMIN);
+    const term = new Terminal(page);
+    await term.open();
+    await term.run('cat alpha.txt');
+    const link = term.last().getByRole('link', { name: 'Settings → User management → admin → Allowed commands' });
+    // The admin may run no command at all: the line says where to allow commands, not "more".
+    await expect(term.last()).toContainText('You may not run any command yet.');
+    await expect(term.last()).toContainText(
+      'You can allow commands in Settings → User management → admin → Allowed commands.',
+    );
+    await shot(page, 'terminal-not-allowed-admin');
+    await page.setViewportSize(PHONE.viewport);
+    await expect(link).toBeInViewport();
+    await shot(page, 'terminal-not-allowed-admin');
+    await link.click();
+    await expect(page).toHaveURL(/\/coffer\/settings\/users\/1$/);
+    await expect(page.getByRole('textbox', { name: 'Allowed commands' })).toBeVisible();
   });
 
   test('resizes with the divider, by pointer and by keyboard, and keeps the height', async ({ page }) => {

@@ -1,5 +1,5 @@
 /**
- * Uploads from the file browser (spec §2 "File browser", "Prompts", "Upload progress panel", §4):
+ * Uploads from the file browser (docs/client.md §2 "File browser", "Prompts", "Upload progress panel", §4):
  * the Upload prompt for files and folders, drops from outside, the replace prompt, abort, resume
  * after a reload, errors per file, and no upload without the create permission. Every result is
  * checked on the server's root on disk.

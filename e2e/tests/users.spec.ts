@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { apiLogin, createUser, deleteUser } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
@@ -9,6 +10,9 @@ import { LoginPage, signIn } from '../pages/LoginPage';
 import { Shell } from '../pages/Shell';
 import { Users } from '../pages/Users';
 
+// Types wrong passwords on purpose: a server of its own, so the shared one's login throttle stays clean.
+test.use({ serverGroup: 'users' });
+
 // Logins hash passwords: on a busy machine a flow with several of them needs more than 45 s.
 test.describe.configure({ timeout: 90_000 });
 
@@ -17,6 +21,58 @@ async function getUser(url: string, id: number) {
   const res = await fetch(`${url}/api/users/${id}`, { headers: { 'X-Auth': token } });
   return (await res.json()) as { username: string; scope: string; perm: Record<string, boolean>; lockPassword: boolean };
 }
+
+test('an admin ends all of a user’s sessions and resets its second factor, each after asking', async ({
+  page,
+  server,
+}) => {
+  const name = `u-signin${process.pid}`;
+  const password = `${name}-password`;
+  await createUser(server.url, { username: name, password });
+  const token = await apiLogin(server.url, name, password);
+  const alive = async (t: string) =>
+    (await fetch(`${server.url}/api/sessions`, { headers: { 'X-Auth': t } })).status;
+  // The user turns TOTP on through the API, with a code computed here.
+  const { secret } = (await (
+    await fetch(`${server.url}/api/second-factor/totp`, { method: 'POST', headers: { 'X-Auth': token } })
+  ).json()) as { secret: string };
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+  const confirmed = await fetch(`${server.url}/api/second-factor/totp/confirm`, {
+    method: 'POST',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code, current_password: password }),
+  });
+  expect(confirmed.status).toBe(200);
+  expect(await alive(token)).toBe(200);
+
+  await signIn(page);
+  const users = new Users(page);
+  await users.gotoList();
+  await users.edit(name);
+  await users.form().getByRole('button', { name: 'End all sessions' }).click();
+  const endDialog = page.getByRole('dialog', { name: `End all of ${name}'s sessions?` });
+  await expect(endDialog).toContainText(`${name} will be signed out on every browser and device.`);
+  await endDialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(await alive(token)).toBe(200);
+  await users.form().getByRole('button', { name: 'End all sessions' }).click();
+  await endDialog.getByRole('button', { name: 'End all sessions' }).click();
+  await expect(users.toasts().getByText(`${name}'s sessions ended.`)).toBeVisible();
+  expect(await alive(token)).toBe(401);
+
+  // The password alone is not enough while the second factor is on; after the reset it is.
+  const login = () =>
+    fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: name, password }) });
+  expect((await login()).status).toBe(401);
+  await users.form().getByRole('button', { name: 'Reset second factor' }).click();
+  const resetDialog = page.getByRole('dialog', { name: `Reset ${name}'s second factor?` });
+  await expect(resetDialog).toContainText('Until it is set up again, the password alone signs in.');
+  await shot(page, 'user-reset-second-factor');
+  await resetDialog.getByRole('button', { name: 'Reset second factor' }).click();
+  await expect(users.toasts().getByText(`${name}'s second factor was reset.`)).toBeVisible();
+  expect((await login()).status).toBe(200);
+  await users.form().getByRole('button', { name: 'End all sessions' }).scrollIntoViewIfNeeded();
+  await shot(page, 'user-signin-actions');
+});
 
 test('the last administrator cannot delete itself or drop the administrator permission', async ({
   page,
@@ -232,6 +288,8 @@ test.describe('user management', () => {
       await shot(page, 'users-dark');
       await users.edit('u-hana');
       await shot(page, 'user-form-dark');
+      await users.form().getByRole('button', { name: 'Reset second factor' }).scrollIntoViewIfNeeded();
+      await shot(page, 'user-signin-actions-dark');
     });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Rule } from '@coffer/protocol';
 import type { ServerConfig } from './config/schema.js';
@@ -15,6 +15,9 @@ import { applySecurityHeaders, registerSecurityHeaders } from './http/headers.js
 import { registerGracefulClose } from './http/graceful-close.js';
 import { registerOriginCheck } from './http/origin.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerOpenApi } from './http/openapi.js';
+import { errors, noBody, PUBLIC } from './http/schemas.js';
+import { Type } from 'typebox';
 import { healthRoutes } from './features/health/routes.js';
 import { metricsRoutes, registerRequestMetrics } from './features/metrics/routes.js';
 import { FEATURES } from './features/index.js';
@@ -35,7 +38,7 @@ declare module 'fastify' {
 export type App = FastifyInstance;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-const SECRET_QUERY = /([?&](?:auth|token|password)=)[^&]*/gi;
+const SECRET_QUERY = /([?&](?:auth|token|password|code)=)[^&]*/gi;
 
 export function loggerOptions(config: Pick<ServerConfig, 'log'>, level = 'info'): FastifyServerOptions['logger'] {
   if (config.log === '') return false;
@@ -79,12 +82,17 @@ class AccessLog extends LogController {
 /** The ONE factory of the HTTP app, used by main and by every test. */
 export async function buildApp(
   deps: Deps,
-  opts: { logger?: FastifyServerOptions['logger']; https?: { cert: Buffer; key: Buffer } } = {},
+  opts: {
+    logger?: FastifyServerOptions['logger'];
+    https?: { cert: Buffer; key: Buffer };
+    /** Sees every route as it is registered (the OpenAPI test checks each one is documented). */
+    onRoute?: (route: RouteOptions) => void;
+  } = {},
 ): Promise<App> {
   const { config } = deps;
   const logger = opts.logger ?? loggerOptions(config);
   const app = Fastify({
-    // api.md §6: TLS when --cert and --key are set, TLS 1.2 at least.
+    // docs/configuration.md (--cert, --key): TLS when --cert and --key are set, TLS 1.2 at least.
     ...(opts.https ? { https: { ...opts.https, minVersion: 'TLSv1.2' } } : {}),
     logger,
     logController: new AccessLog(),
@@ -107,6 +115,7 @@ export async function buildApp(
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, maxParamLength: 64 * 1024 },
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('deps', deps);
   const limiter = config.rateLimit ? createRateLimiter(parseRateLimits(config.rateLimit)) : undefined;
@@ -126,15 +135,23 @@ export async function buildApp(
   registerOriginCheck(app);
   if (limiter) registerAnonRateLimit(app, limiter, config.baseURL, (req) => tokenFrom(req) !== undefined);
   registerRequestMetrics(app);
+  const base = config.baseURL;
+  // Before any route: the document is built from the routes registered after it.
+  if (!config.disableApiDocs) await registerOpenApi(app, { base, version: deps.options.version });
 
   // E1/E2: health and readiness at the root and under the base URL.
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
-  const base = config.baseURL;
   if (base) {
     await app.register(healthRoutes, { prefix: base });
     await app.register(metricsRoutes, { prefix: base });
-    app.get(base, async (_req, reply) => reply.code(301).header('Location', `${base}/`).send());
+    const redirect = {
+      tags: ['page'],
+      summary: 'The bare base URL: a redirect to it with a trailing slash (docs/api.md §1.1)',
+      security: PUBLIC,
+      response: { 301: noBody('to the base URL with "/"', { Location: Type.String() }), ...errors() },
+    };
+    app.get(base, { schema: redirect }, async (_req, reply) => reply.code(301).header('Location', `${base}/`).send());
   }
   for (const feature of FEATURES) await app.register(feature, { prefix: base });
   return app;

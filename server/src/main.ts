@@ -1,8 +1,9 @@
-import { chmod, readFile } from 'node:fs/promises';
+import { access, chmod, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, loadConfig, resolveConfig } from './config/load.js';
+import { ConfigError, FILEBROWSER_CONFIG_NAMES, loadConfig, resolveConfig } from './config/load.js';
 import { OPTIONS, envName } from './config/schema.js';
 import { createDeps, logFirstRun, VERSION } from './services.js';
 import { openDb } from './db/index.js';
@@ -10,6 +11,9 @@ import { createSettingsRepository } from './features/settings/repository.js';
 import { registerAdminCommands } from './cli/index.js';
 import { shellInEffect } from './features/command/split.js';
 import { UsageError } from './cli/context.js';
+import { reservedWithin, reservePath } from './fs/reserved.js';
+import { serverRootReal } from './fs/resolve.js';
+import { closeInheritedDescriptors } from './fs/host.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST = path.resolve(here, '../../web/dist');
@@ -33,16 +37,35 @@ async function readConfigFile(file: string | undefined): Promise<{ name: string;
   return { name: file, text: await readFile(file, 'utf8') };
 }
 
+/** File Browser's own config file (.filebrowser.json/.toml/.yaml/.yml in ./, $HOME, /etc/filebrowser), as it looks for one. */
+export async function findFileBrowserConfig(dirs = ['.', homedir(), '/etc/filebrowser']): Promise<string | undefined> {
+  for (const dir of dirs) {
+    for (const name of FILEBROWSER_CONFIG_NAMES) {
+      const file = path.join(dir, name);
+      try {
+        await access(file);
+        return file;
+      } catch {
+        // not there: the next place
+      }
+    }
+  }
+  return undefined;
+}
+
 async function serve(opts: Record<string, unknown>): Promise<void> {
-  const configFile = (opts.config as string | undefined) ?? process.env.COFFER_CONFIG;
+  const chosenConfig = (opts.config as string | undefined) ?? process.env.COFFER_CONFIG;
+  const configFile = chosenConfig ?? (await findFileBrowserConfig());
   const loaded = loadConfig(collectFlags(opts), process.env, await readConfigFile(configFile));
   if (loaded.errors.length) throw new ConfigError(loaded.errors);
   const database = loaded.explicit.database ?? './coffer.db';
-  // Stored server settings sit between the config file and the defaults (api.md §6).
+  // Stored server settings sit between the config file and the defaults (docs/configuration.md).
   const probe = await openDb(database);
   const stored = await createSettingsRepository(probe).server();
   await probe.close();
   const config = resolveConfig(loaded.explicit, stored);
+  // The config file may hold secrets (a metrics token, a password): never served, never in a sandbox.
+  if (configFile) await reservePath(configFile);
   const explicitServer = Object.fromEntries(OPTIONS.filter((o) => o.stored && loaded.explicit[o.key] !== undefined).map((o) => [o.key, loaded.explicit[o.key]]));
   const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST }, explicitServer);
   // Loaded here so the admin sub-commands start without the HTTP stack.
@@ -50,7 +73,31 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   const https = config.cert && config.key ? { cert: await readFile(config.cert), key: await readFile(config.key) } : undefined;
   const app = await buildApp(deps, { logger: loggerOptions(config), https });
   logFirstRun(app.log, firstRun);
+  if (configFile && chosenConfig) app.log.info({ configFile }, 'config file read');
+  // Found by File Browser's search (./, $HOME, /etc/filebrowser), not chosen: a file there can set
+  // the root or the address, so it is named loudly (docs/configuration.md).
+  else if (configFile) {
+    app.log.warn({ configFile }, `config file ${configFile} found by File Browser's search and read; pass -c to choose one`);
+  }
+  for (const warning of loaded.warnings) app.log.warn(warning);
+  if (deps.ffmpeg) app.log.info({ ffmpeg: deps.ffmpeg.path, version: deps.ffmpeg.version }, 'video thumbnails on: ffmpeg found');
+  else if (config.ffmpegPath) app.log.info({ ffmpegPath: config.ffmpegPath }, 'video thumbnails off: ffmpeg not found or not working (install ffmpeg or set --ffmpeg-path)');
+  else app.log.info('video thumbnails off: --ffmpeg-path is empty');
   if (!config.disableExec) app.log.warn('command execution is enabled: users with the execute permission can run their allowed commands');
+  if (deps.confinement && !deps.confinement.confined) {
+    app.log.warn('--unsafe-unconfined-exec: commands and hooks run WITHOUT a sandbox, with every right of the server account on the whole machine');
+  }
+  if (deps.confinement) {
+    const fds = await closeInheritedDescriptors();
+    if (fds.length) app.log.info({ fds }, 'closed descriptors inherited from the parent process, so that no command inherits them');
+  }
+  if (deps.confinement?.confined && process.getuid?.() === 0 && config.commandProcessLimit > 0) {
+    app.log.warn('Coffer runs as root: Linux does not apply --command-process-limit to root, so a command may start processes until its time limit; run Coffer as an ordinary account, or cap the whole service (systemd TasksMax=, docker --pids-limit)');
+  }
+  if (deps.confinement?.confined) {
+    const own = (await reservedWithin(await serverRootReal(config.root))).map((r) => r.path);
+    if (own.length) app.log.warn({ paths: own }, "Coffer's own files lie inside the root: commands and hooks of users whose scope holds them see that scope read-only");
+  }
   // S71: a shell interprets everything after the checked first word.
   const { shell } = await deps.settings.settings();
   if (shellInEffect(shell)) app.log.warn({ shell }, `settings.shell is set: ${config.disableExec ? 'once command execution is enabled, ' : ''}every user with the execute permission can run anything through it`);
@@ -94,7 +141,7 @@ export function buildCli(): Command {
   const serveCmd = program
     .command('serve', { isDefault: true })
     .description('serve the root folder over HTTP (the default command)')
-    .addOption(new Option('-c, --config <file>', 'config file (JSON or YAML)').env('COFFER_CONFIG'));
+    .addOption(new Option('-c, --config <file>', 'config file (JSON, YAML or TOML; default: .filebrowser.{json,toml,yaml,yml} in ., ~ or /etc/filebrowser when there is one)').env('COFFER_CONFIG'));
   for (const spec of OPTIONS) {
     const flags = `${spec.short ? `-${spec.short}, ` : ''}--${spec.flag} ${spec.kind === 'boolean' ? '[bool]' : '<value>'}`;
     const def = Array.isArray(spec.default) ? spec.default.join(',') : spec.kind === 'duration' ? formatDuration(spec.default as number) : String(spec.default);

@@ -3,19 +3,33 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from './config/schema.js';
-import { isPostgresUrl, openDb, type Db } from './db/index.js';
+import { inSetupLock, isPostgresUrl, openDb, type Db } from './db/index.js';
 import { reservePath } from './fs/reserved.js';
+import { sweepStaging } from './fs/extract.js';
 import { chooseDataDir } from './fs/staging.js';
-import { hashPassword, randomPassword } from './auth/passwords.js';
+import { hashPassword, isBcrypt, randomPassword } from './auth/passwords.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
+import { createAppPasswordService, type AppPasswordService } from './auth/app-passwords.js';
+import { createLoginThrottle, createSharePasswordThrottle, PUBLIC_UPLOADS_PER_ADDRESS, type LoginThrottle } from './auth/throttle.js';
+import { createPublicService, type PublicService } from './features/public/service.js';
+import { createPasskeyService, type PasskeyService } from './auth/passkeys.js';
+import { createSecondFactorService, type SecondFactorService } from './auth/second-factor.js';
 import { createUserRepository, type UserRepository } from './features/users/repository.js';
 import { createSettingsRepository, defaultAuther, type SettingsRepository } from './features/settings/repository.js';
 import { defaultSettings } from './features/settings/defaults.js';
 import { createMetrics, type Metrics } from './features/metrics/registry.js';
+import { createArchiveSlots, type ArchiveSlots } from './features/archive/slots.js';
 import { createFileService, type FileService } from './fs/service.js';
 import { createEventBus, type EventBus } from './events/index.js';
 import { createShareRepository } from './features/shares/repository.js';
+import { detectFfmpeg, type Ffmpeg } from './features/preview/video.js';
 import { createShareService, type ShareService } from './features/shares/service.js';
+import { createConfinement, type Confinement } from './features/command/confine.js';
+import { createJobRepository } from './features/jobs/repository.js';
+import { createJobService, JOB_HEARTBEAT_MS, type JobService } from './features/jobs/service.js';
+import { openTrashArea } from './fs/trash-area.js';
+import { createDavRepository } from './features/webdav/repository.js';
+import { createTrashService, type TrashService } from './features/trash/service.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -26,6 +40,10 @@ export interface AppOptions {
   version: string;
   /** Where the built client lives (index.html + assets); empty = the built-in minimal page. */
   webDist: string;
+  /** Jobs' heartbeat (features/jobs/service.ts); a job is given up after three missed beats. */
+  jobHeartbeatMs: number;
+  /** docs/api.md §23.3: uploads a client address may start through upload shares per window. */
+  publicUploadsPerAddress: number;
 }
 
 export interface Deps {
@@ -34,13 +52,34 @@ export interface Deps {
   users: UserRepository;
   settings: SettingsRepository;
   tokens: TokenService;
+  /** Passwords for WebDAV and scripts (docs/api.md §2.10); `verifyBasic` is WebDAV's check. */
+  appPasswords: AppPasswordService;
+  /** S30: the one login throttle of this instance (the sign-in form, second factors, HTTP Basic). */
+  loginThrottle: LoginThrottle;
+  /** TOTP and recovery codes (docs/api.md §2.12). */
+  secondFactor: SecondFactorService;
+  passkeys: PasskeyService;
   /** The resolver with root and global rules filled in (server/src/fs/README.md). */
   files: FileService;
-  /** Hook point around file writes (api.md §19): command runner, preview cache. */
+  /** Hook point around file writes (docs/api.md §16): command runner, preview cache. */
   events: EventBus;
-  /** Share links (api.md §16); resources call `shares.removeUnder` after a delete or rename (S48). */
+  /** Share links (docs/api.md §14); resources call `shares.removeUnder` after a delete or rename (S48). */
   shares: ShareService;
+  /** Anonymous access to shares (docs/api.md §15, §23), with the one share-password throttle (S45). */
+  publicShares: PublicService;
+  /** The trash (docs/api.md §22): every door that deletes calls `trash.trash()` first. */
+  trash: TrashService;
   metrics: Metrics;
+  /** Archive downloads running now, per client and in total (features/archive/slots.ts). */
+  archiveSlots: ArchiveSlots;
+  /** Long work with progress: extract, compress (features/jobs, docs/api.md §18 E10). */
+  jobs: JobService;
+  /** The folder where jobs note their staging folders (fs/extract.ts), swept at start. */
+  jobStagingLedger: string;
+  /** How commands and hooks are started (features/command/confine.ts); null while execution is off. */
+  confinement: Confinement | null;
+  /** ffmpeg, found at start: video thumbnails and posters (features/preview/video.ts); null = none. */
+  ffmpeg: Ffmpeg | null;
   options: AppOptions;
   /** Set when shutdown begins: /ready answers 503 before the listener closes (E2). */
   lifecycle: { closing: boolean };
@@ -55,30 +94,38 @@ export interface FirstRun {
 }
 
 /**
- * First run (no signing key yet): settings with the §4 defaults, a fresh 64-byte key, the auther,
- * and one admin from --username/COFFER_ADMIN_USERNAME and COFFER_ADMIN_PASSWORD (api.md §6).
+ * First run (no signing key yet): settings with the docs/api.md §4 defaults, a fresh 64-byte key, the auther,
+ * and one admin from --username/COFFER_ADMIN_USERNAME and COFFER_ADMIN_PASSWORD (docs/api.md §3.7, E7).
+ * One transaction under the setup lock: of several instances starting together on an empty
+ * database, the first does it all and the others find it done (the caller then reads the stored
+ * key). Only the instance that created the admin answers its generated password.
  */
-export async function initialise(
-  users: UserRepository,
-  settings: SettingsRepository,
-  config: ServerConfig,
-  explicitServer: Partial<ServerConfig>,
-): Promise<FirstRun | null> {
-  const fresh = !(await settings.isInitialised());
-  const s = fresh ? defaultSettings() : await settings.settings();
-  if (fresh) {
-    await settings.saveSettings(s);
-    await settings.saveAuther(defaultAuther(config.noauth ? 'noauth' : 'json'));
-    await settings.saveServer(explicitServer);
-  }
-  let result: FirstRun | null = null;
-  // E7: a database without users (new, or made by `coffer config init`) gets its first admin.
-  if ((await users.count()) === 0) {
-    const generated = config.password ? undefined : randomPassword(20);
+export async function initialise(db: Db, config: ServerConfig, explicitServer: Partial<ServerConfig>): Promise<FirstRun | null> {
+  const needed = async (d: Db) => !(await createSettingsRepository(d).isInitialised()) || (await createUserRepository(d).count()) === 0;
+  // The usual start reads two rows and takes no lock.
+  if (!(await needed(db))) return null;
+  // Hashed before the lock, which is then held for a few queries only.
+  const generated = config.password ? undefined : randomPassword(20);
+  // File Browser's --password / FB_PASSWORD is a bcrypt hash: it is stored as given (argon2id at the first sign-in).
+  const passwordHash = isBcrypt(config.password) ? config.password : await hashPassword(config.password || generated!);
+  return inSetupLock(db, async (tx) => {
+    if (!(await needed(tx))) return null;
+    const users = createUserRepository(tx);
+    const settings = createSettingsRepository(tx);
+    const fresh = !(await settings.isInitialised());
+    const s = fresh ? defaultSettings() : await settings.settings();
+    if (fresh) {
+      await settings.saveSettings(s);
+      await settings.saveAuther(defaultAuther(config.noauth ? 'noauth' : 'json'));
+      await settings.saveServer(explicitServer);
+      await settings.saveSigningKey(randomBytes(64));
+    }
+    // E7: a database without users (new, or made by `coffer config init`) gets its first admin.
+    if ((await users.count()) > 0) return null;
     const d = s.defaults;
     await users.insert({
       username: config.username || 'admin',
-      passwordHash: await hashPassword(config.password || generated!),
+      passwordHash,
       scope: '/',
       locale: d.locale,
       lockPassword: false,
@@ -93,46 +140,89 @@ export async function initialise(
       dateFormat: d.dateFormat,
       aceEditorTheme: d.aceEditorTheme,
     });
-    result = { username: config.username || 'admin', generatedPassword: generated };
-  }
-  // The key last: its presence marks a finished initialisation.
-  if (fresh) await settings.saveSigningKey(randomBytes(64));
-  return result;
+    return { username: config.username || 'admin', generatedPassword: generated };
+  });
 }
 
-/** Coffer's own files are never served, whatever the root (fs/reserved.ts). */
+/**
+ * Coffer's own files are never served, whatever the root (fs/reserved.ts), and the command
+ * sandbox covers them when they lie in a scope.
+ */
 async function reserveOwnFiles(config: ServerConfig): Promise<void> {
   if (!isPostgresUrl(config.database)) {
     for (const suffix of ['', '-wal', '-shm', '-journal']) await reservePath(path.resolve(config.database) + suffix);
   }
-  if (config.cacheDir) await reservePath(config.cacheDir);
+  for (const file of [config.cacheDir, config.cert, config.key, config.socket]) if (file) await reservePath(file);
+  // Made now, so that the sandbox finds a folder to cover, not a name a command could watch appear.
+  if (config.cacheDir && !config.disableExec) await mkdir(config.cacheDir, { recursive: true, mode: 0o750 });
   await reservePath((await chooseDataDir(config)).dir);
 }
 
 /** Opens the database and builds every service the app needs. */
 export async function createDeps(config: ServerConfig, options: Partial<AppOptions> = {}, explicitServer: Partial<ServerConfig> = {}) {
-  const db = await openDb(config.database);
   await reserveOwnFiles(config);
+  await mkdir(path.resolve(config.root), { recursive: true });
+  // First, before the database is opened or a first admin made: with execution on and no
+  // working sandbox, the start is refused (features/command/confine.ts).
+  const confinement = await createConfinement(config);
+  const db = await openDb(config.database);
   const users = createUserRepository(db);
   const settings = createSettingsRepository(db);
-  const firstRun = await initialise(users, settings, config, explicitServer);
+  const firstRun = await initialise(db, config, explicitServer);
+  // The stored key, whichever instance wrote it.
   const key = await settings.signingKey();
   if (!key) throw new Error('the database has no signing key');
-  await mkdir(path.resolve(config.root), { recursive: true });
   const tokens = createTokenService({ db, key, lifetimeSeconds: config.tokenExpirationTime });
   const files = createFileService({ config, globalRules: () => settings.globalRules() });
+  const loginThrottle = createLoginThrottle();
+  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, ...options };
+  const jobs = createJobService({
+    repo: createJobRepository(db),
+    limits: { perUser: config.jobsPerUser, total: config.jobs },
+    heartbeatMs: opts.jobHeartbeatMs,
+  });
+  // Jobs a stopped process left "running" are marked failed before anything else is served, and
+  // the staging folders they left in users' folders are removed.
+  await jobs.recover();
+  const davRepo = createDavRepository(db);
+  const jobStagingLedger = path.join((await chooseDataDir(config)).dir, 'job-staging');
+  await sweepStaging(jobStagingLedger, (id) => jobs.isUnfinished(id));
+  const shares = createShareService({ repo: createShareRepository(db), users, files, settings });
   const deps: Deps = {
     config,
     db,
     users,
     settings,
     tokens,
+    appPasswords: createAppPasswordService({ db, loginThrottle }),
+    loginThrottle,
+    secondFactor: createSecondFactorService({ db }),
+    passkeys: createPasskeyService({ db }),
     files,
     events: createEventBus(),
-    shares: createShareService({ repo: createShareRepository(db), users, files, settings }),
+    shares,
+    publicShares: createPublicService({ shares, users, files, throttle: createSharePasswordThrottle(), failureDelayMs: opts.failureDelayMs }),
+    trash: createTrashService({
+      db,
+      area: await openTrashArea((await chooseDataDir(config)).dir),
+      users,
+      serverRoot: config.root,
+      retentionDays: config.trashDays,
+      dropShares: (real) => shares.removeGoneUnder(real),
+      locked: async (target, into) => {
+        const key = await files.storageKey(target);
+        const found = await Promise.all([davRepo.locksCovering(key), davRepo.locksBelow(key), davRepo.locksCovering(await files.storageKey(into))]);
+        return found.some((locks) => locks.length > 0);
+      },
+    }),
     metrics: createMetrics(),
+    archiveSlots: createArchiveSlots({ perClient: config.archiveDownloadsPerUser, total: config.archiveDownloads }),
+    jobs,
+    jobStagingLedger,
+    confinement,
+    ffmpeg: await detectFfmpeg(config.ffmpegPath),
     lifecycle: { closing: false },
-    options: { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', ...options },
+    options: opts,
   };
   return { deps, firstRun };
 }

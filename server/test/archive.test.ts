@@ -1,5 +1,5 @@
 /**
- * Archive downloads (api.md §9; S10, S55, S56, S57): every format is opened with the standard
+ * Archive downloads (docs/api.md §8; S10, S55, S56, S57): every format is opened with the standard
  * tools (unzip; tar with gzip, bzip2, xz, lz4, brotli, zstd; a Snappy framing decoder written
  * here), and names, contents, modes and times are compared with the tree on disk.
  */

@@ -1,4 +1,4 @@
-/** POST /api/login with the json method: api.md §2, S30–S32, S34. */
+/** POST /api/login with the json method: docs/api.md §2, S30–S32, S34. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hash as bcryptHash } from '@node-rs/bcrypt';

@@ -1,4 +1,4 @@
-/** The proxy, hook and noauth methods of POST /api/login: api.md §2, S72, S73. */
+/** The proxy, hook and noauth methods of POST /api/login: docs/api.md §2, S72, S73. */
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,6 +106,7 @@ case "$USERNAME" in
   boss) printf 'noise\\r\\n  hook.action = auth \\r\\nuser.perm.admin=true\\r\\nuser.perm.execute=TRUE\\r\\n' ;;
   scoped) printf 'hook.action=auth\\nuser.scope=/projects/x\\n' ;;
   plain*) echo "hook.action=auth" ;;
+  checked) if [ "$PASSWORD" = "checked-password-1" ]; then echo "hook.action=auth"; else echo "hook.action=block"; fi ;;
   *) printf 'hook.action=auth\\nuser.locale=fr\\nuser.viewMode=list\\nuser.commands=ls  cat\\nuser.sorting.by=size\\nuser.sorting.asc=true\\nuser.hideDotfiles=true\\nuser.singleClick=yes\\nuser.perm.share=false\\nunknown.key=1\\ngarbage line\\n' ;;
 esac
 `;
@@ -196,6 +197,28 @@ esac
     expect(wrong.status).toBe(403);
     expect(await wrong.text()).toBe('403 Forbidden\n');
     expect((await login('passer-unknown', 'whatever-password')).status).toBe(403);
+  });
+
+  it('asks the hook for the current password that confirms a change to the sign-in (S35)', async () => {
+    const res = await login('checked', 'checked-password-1');
+    expect(res.status).toBe(200);
+    const token = await res.text();
+    const appPassword = (current_password?: string) =>
+      srv.fetch('/api/app-passwords', {
+        method: 'POST',
+        token,
+        headers: { 'X-Forwarded-For': `10.4.${++seq}.1` },
+        json: { name: 'dav', readOnly: false, expiresInDays: 0, current_password },
+      });
+    for (const wrong of [undefined, 'not-the-password']) expect((await appPassword(wrong)).status, String(wrong)).toBe(400);
+    expect((await appPassword('checked-password-1')).status).toBe(201);
+    // "pass": the stored password decides.
+    await srv.createUser({ username: 'passer-confirm', passwordHash: await hashPassword('stored-password-2') });
+    const passer = await (await login('passer-confirm', 'stored-password-2')).text();
+    const turnOff = (current_password: string) =>
+      srv.fetch('/api/second-factor', { method: 'DELETE', token: passer, json: { current_password } });
+    expect((await turnOff('wrong-password-2')).status).toBe(400);
+    expect((await turnOff('stored-password-2')).status).toBe(404); // right password; there was nothing to turn off
   });
 
   it('answers 403 on "block", 500 on a non-zero exit, an unknown or missing action', async () => {

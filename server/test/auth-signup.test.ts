@@ -1,4 +1,4 @@
-/** POST /api/signup: api.md §2, S32, S33, S65, S73. */
+/** POST /api/signup: docs/api.md §2, S32, S33, S65, S73. */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeJwt } from 'jose';

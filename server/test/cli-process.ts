@@ -98,8 +98,8 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `coffer serve …` and waits until it listens. */
-export async function serve(ws: Workspace, args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
+/** Starts `coffer serve …` and waits until it listens (killed when it does not within `startTimeoutMs`). */
+export async function serve(ws: Workspace, args: string[], extraEnv: Record<string, string> = {}, startTimeoutMs = 20_000): Promise<ServeProcess> {
   const proc = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ws.dir, env: ws.env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let err = '';
@@ -132,7 +132,10 @@ export async function serve(ws: Workspace, args: string[], extraEnv: Record<stri
         reject(new Error(`the server exited (${code}) before a line matching ${re}; stdout:\n${lines.join('\n')}\nstderr:\n${err}`));
       });
     });
-  const listening = await waitFor(/Server listening at https?:\/\/127\.0\.0\.1:\d+/);
+  const listening = await waitFor(/Server listening at https?:\/\/127\.0\.0\.1:\d+/, startTimeoutMs).catch((err: unknown) => {
+    proc.kill('SIGKILL');
+    throw err;
+  });
   const [, scheme, portText] = /(https?):\/\/127\.0\.0\.1:(\d+)/.exec(listening)!;
   const port = Number(portText);
   return {

@@ -1,5 +1,5 @@
 /**
- * The built CLI as a subprocess (api.md §6, E7): first run, admin sub-commands on the database of
+ * The built CLI as a subprocess (README "Administration", E7): first run, admin sub-commands on the database of
  * a running server, flag precedence, exit codes.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -234,6 +234,25 @@ describe('admin commands', { timeout: 90_000 }, () => {
     const imp = await run(ws, ['config', 'import', file, ...d()]);
     expect(imp.code, imp.stderr).toBe(0);
     expect(JSON.parse(imp.stdout)).toMatchObject({ settings: { signup: false, authMethod: 'proxy' }, auther: { header: 'X-Remote-User' } });
+  });
+
+  it('config set: the oidc method needs its provider, a callback of ours, and masks the client secret', async () => {
+    await init();
+    const bare = await run(ws, ['config', 'set', '--auth.method', 'oidc', ...d()]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--auth.method oidc needs --oidc.issuer');
+    const oidc = ['--auth.method', 'oidc', '--oidc.issuer', 'https://id.example.com', '--oidc.client-id', 'coffer', '--oidc.client-secret', 'oidc-s3cret'];
+    const elsewhere = await run(ws, ['config', 'set', ...oidc, '--oidc.redirect-url', 'https://files.example.com/elsewhere', '--oidc.scopes', 'profile', ...d()]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('--oidc.redirect-url must be');
+    expect(elsewhere.stderr).toContain('--oidc.scopes must include openid');
+    const set = await run(ws, ['config', 'set', ...oidc, '--oidc.redirect-url', 'https://files.example.com/api/oidc/callback', '--oidc.create-users=false', '--oidc.name', 'Keycloak', ...d()]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).not.toContain('oidc-s3cret');
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      settings: { authMethod: 'oidc' },
+      auther: { oidc: { issuer: 'https://id.example.com', createUsers: false, name: 'Keycloak', usernameClaim: 'preferred_username', passwordLogin: true } },
+    });
   });
 
   it('config init creates a database, refuses an existing one, and the first start adds the admin', async () => {

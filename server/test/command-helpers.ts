@@ -4,6 +4,9 @@ import { randomInt } from 'node:crypto';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.js';
 
+/** A server under test: in this process (harness.ts) or a built CLI process (cli-process.ts). */
+export type Served = Pick<TestServer, 'url'>;
+
 export interface Closed {
   code: number;
   reason: string;
@@ -30,12 +33,12 @@ export class UpgradeRefused extends Error {
   }
 }
 
-export function wsUrl(srv: TestServer, path: string): string {
+export function wsUrl(srv: Served, path: string): string {
   return srv.url.replace(/^http/, 'ws') + path;
 }
 
 /** Opens `/api/command{path}`; rejects with UpgradeRefused when the server answers without upgrading. */
-export function openCommand(srv: TestServer, path: string, opts: OpenOptions = {}): Promise<CommandSocket> {
+export function openCommand(srv: Served, path: string, opts: OpenOptions = {}): Promise<CommandSocket> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers['X-Auth'] = opts.token;
   if (opts.cookie) headers.Cookie = opts.cookie;
@@ -80,7 +83,7 @@ export function openCommand(srv: TestServer, path: string, opts: OpenOptions = {
 }
 
 /** Sends one line and collects everything until the server closes. */
-export async function runCommand(srv: TestServer, token: string, line: string, path = '/'): Promise<{ messages: string[] } & Closed> {
+export async function runCommand(srv: Served, token: string, line: string, path = '/'): Promise<{ messages: string[] } & Closed> {
   const s = await openCommand(srv, `/api/command${path}`, { token });
   s.ws.send(line);
   const { code, reason } = await s.closed;
@@ -88,7 +91,7 @@ export async function runCommand(srv: TestServer, token: string, line: string, p
 }
 
 /** The status the server answered an upgrade with (101 when it upgraded). */
-export async function upgradeStatus(srv: TestServer, path: string, opts: OpenOptions = {}): Promise<number> {
+export async function upgradeStatus(srv: Served, path: string, opts: OpenOptions = {}): Promise<number> {
   try {
     const s = await openCommand(srv, path, opts);
     s.ws.terminate();

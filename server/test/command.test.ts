@@ -1,5 +1,5 @@
 /**
- * GET /api/command/{path} over a real WebSocket (api.md §18, S25, S26, S70, S71).
+ * GET /api/command/{path} over a real WebSocket (docs/api.md §16, S25, S26, S70, S71).
  */
 import { existsSync } from 'node:fs';
 import net from 'node:net';
@@ -50,7 +50,7 @@ describe('command socket with execution on', () => {
     if (s.shell.length) await srv.deps.settings.saveSettings({ ...s, shell: [] });
   });
 
-  describe('authentication on the upgrade (api.md §1, S25, S26)', () => {
+  describe('authentication on the upgrade (docs/api.md §2.2, S25, S26)', () => {
     it('answers 401 without a token, with garbage, and with a forged or revoked one', async () => {
       const { token } = await userToken();
       const [h, p] = token.split('.');
@@ -107,7 +107,7 @@ describe('command socket with execution on', () => {
     });
   });
 
-  describe('who may run what (api.md §18 step 2, S70, S71)', () => {
+  describe('who may run what (docs/api.md §16.1 step 2, S70, S71)', () => {
     it('answers "Command not allowed." to a user without the execute permission', async () => {
       const { token } = await userToken({ perm: { execute: false } });
       const r = await runCommand(srv, token, 'echo hi');
@@ -151,7 +151,7 @@ describe('command socket with execution on', () => {
     });
   });
 
-  describe('running (api.md §18 steps 3-4)', () => {
+  describe('running (docs/api.md §16.1 steps 3-4)', () => {
     it('streams one message per line and closes with 1000 on exit status 0', async () => {
       const { token } = await userToken();
       const r = await runCommand(srv, token, 'echo -e "one\\n\\nthree"');
@@ -231,7 +231,7 @@ describe('command socket with execution on', () => {
     });
   });
 
-  describe('working folder (api.md §18, S1, S4)', () => {
+  describe('working folder (docs/api.md §16.1, S1, S4)', () => {
     it('runs in the requested folder inside the user\'s scope', async () => {
       const m = marker();
       await mkdir(path.join(srv.root, `home${m}`, 'sub dir'), { recursive: true });
@@ -265,7 +265,7 @@ describe('command socket with execution on', () => {
     });
   });
 
-  describe('settings.shell (api.md §18.1, S71)', () => {
+  describe('settings.shell (docs/api.md §16.2, S71)', () => {
     it('hands the whole line to the configured shell, having checked only the first word', async () => {
       const { token } = await userToken({ commands: ['echo'] });
       const s = await srv.deps.settings.settings();

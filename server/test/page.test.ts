@@ -7,8 +7,8 @@ import { useServer, type TestServer } from './harness.js';
 
 const KEYS = [
   'AuthMethod', 'BaseURL', 'CSS', 'Color', 'DisableExternal', 'DisableUsedPercentage', 'EnableExec', 'EnableThumbs',
-  'HideLoginButton', 'LoginPage', 'LogoutPage', 'Name', 'NoAuth', 'ReCaptcha', 'ResizePreview', 'Signup', 'StaticURL',
-  'Theme', 'TusSettings', 'Version',
+  'EnableVideoThumbs', 'EnableWebDAV', 'HideLoginButton', 'IssuesURL', 'LoginPage', 'LogoutPage', 'Name', 'NoAuth', 'ProjectURL', 'ReCaptcha', 'ResizePreview',
+  'Signup', 'StaticURL', 'Theme', 'TrashDays', 'TusSettings', 'Version',
 ];
 
 interface Page {
@@ -43,7 +43,7 @@ async function updateSettings(srv: TestServer, change: (s: Awaited<ReturnType<Te
   await srv.deps.settings.saveSettings(s);
 }
 
-describe('GET / and client routes (api.md §5)', () => {
+describe('GET / and client routes (docs/api.md §5.1)', () => {
   const srv = useServer({}, { version: '9.8.7' });
 
   it('answers 200 text/html with every window.FileBrowser key from the stored settings', async () => {
@@ -52,11 +52,14 @@ describe('GET / and client routes (api.md §5)', () => {
     expect(Object.keys(p.config)).toEqual(KEYS);
     expect(p.config).toEqual({
       AuthMethod: 'json', BaseURL: '', CSS: false, Color: '', DisableExternal: false, DisableUsedPercentage: false,
-      EnableExec: false, EnableThumbs: true, HideLoginButton: true, LoginPage: true, LogoutPage: '/login', Name: '',
-      NoAuth: false, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '',
-      TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '9.8.7',
+      EnableExec: false, EnableThumbs: true,
+      // ffmpeg is installed where the tests run (scripts/system-deps.mjs).
+      EnableVideoThumbs: true, EnableWebDAV: true, HideLoginButton: true, IssuesURL: '', LoginPage: true, LogoutPage: '/login',
+      Name: '', NoAuth: false, ProjectURL: '', ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '',
+      TrashDays: 30, TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '9.8.7',
     });
-    expect(p.html).toContain('<title>File Browser</title>');
+    // Coffer's page names Coffer; Name stays "" so File Browser's client keeps its own default (issue 17).
+    expect(p.html).toContain('<title>Coffer</title>');
     expect(p.html).toContain('<meta name="theme-color" content="#2979ff">');
     expect(p.html).toContain('href="/static/img/icons/favicon.ico"');
     expect(p.prependStaticUrl('/assets/x.js')).toBe('/static/assets/x.js');
@@ -265,6 +268,16 @@ describe('server switches in the page', () => {
   });
 });
 
+describe('project and issue tracker addresses in the page', () => {
+  const srv = useServer({ projectURL: 'https://example.org/coffer?a=1&b=<x>', issuesURL: 'https://example.org/coffer/issues' });
+  it('injects --project-url and --issues-url as ProjectURL and IssuesURL, escaped like every value', async () => {
+    const p = await page(srv);
+    expect(p.config).toMatchObject({ ProjectURL: 'https://example.org/coffer?a=1&b=<x>', IssuesURL: 'https://example.org/coffer/issues' });
+    expect(p.html).not.toContain('b=<x>');
+    expect(Object.keys(p.config)).toEqual(KEYS);
+  });
+});
+
 describe('noauth', () => {
   const srv = useServer({ noauth: true });
   it('reports NoAuth and no login page', async () => {
@@ -273,7 +286,7 @@ describe('noauth', () => {
   });
 });
 
-describe('base URL in the page (§1)', () => {
+describe('base URL in the page (docs/api.md §1.1)', () => {
   const srv = useServer({ baseURL: '/coffer/' });
   it('serves the page under the prefix with BaseURL and StaticURL carrying it', async () => {
     for (const p of ['/', '/files/a/b', '/login', '/share/xyz']) {

@@ -1,4 +1,4 @@
-/** GET /api/preview/{size}/{path} (api.md §10; S10, S60, S64, S82). */
+/** GET /api/preview/{size}/{path} (docs/api.md §9; S10, S60, S64, S82). */
 import { mkdtemp, readdir, rm, truncate, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * GET /api/public/dl (api.md §17): files with the raw download's headers, inline, Range and
+ * GET /api/public/dl (docs/api.md §15): files with the raw download's headers, inline, Range and
  * validators (S60, S61, S64), and archives of shared folders in all nine formats, opened with the
  * standard tools, holding only what the share may show (S47, S55, S56, S57).
  */

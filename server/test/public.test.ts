@@ -1,5 +1,5 @@
 /**
- * Public access (api.md §17) over real HTTP: the share JSON, confinement to the shared folder
+ * Public access (docs/api.md §15) over real HTTP: the share JSON, confinement to the shared folder
  * (S47, every traversal variant), the owner re-checked on every request (S46), expiry, the
  * password and token flow (S44), share-password throttling (S45) and the share page (S62).
  * Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
@@ -118,7 +118,7 @@ describe('GET /api/public/share', () => {
     const viaLink = await srv.fetch(`/api/public/share/${folder}/in-link`).then(json);
     expect(viaLink.items.map((i) => i.path)).toEqual(['/in-link/b.txt']);
     const a = await srv.fetch(`/api/public/share/${folder}/a.txt`).then(json);
-    expect(a).toMatchObject({ path: '/a.txt', name: 'a.txt', isDir: false, size: 5, type: 'textImmutable' });
+    expect(a).toMatchObject({ path: '/a.txt', name: 'a.txt', isDir: false, size: 5, type: 'text' });
     expect(a.content).toBeUndefined();
   });
 
@@ -244,6 +244,24 @@ describe('S46: the owner as it is now', () => {
   const restore = () => setUser({ perm: { ...ALL_PERMS }, scope: '/o', rules: [], hideDotfiles: false });
   const status = async (hash: string, sub = '') => (await srv.fetch(`/api/public/share/${hash}${sub}`)).status;
   const dl = async (hash: string, sub = '') => (await srv.fetch(`/api/public/dl/${hash}${sub}`)).status;
+
+  it('types a text file by the owner\'s modify permission: text with it, textImmutable without (docs/api.md §7)', async () => {
+    const folderHash = (await share(srv.get(), owner, '/proj/folder/')).hash;
+    const fileHash = (await share(srv.get(), owner, '/proj/file.txt')).hash;
+    const typeOf = async (p: string) => ((await (await srv.fetch(`/api/public/share/${p}`)).json()) as Item).type;
+    expect(await typeOf(`${folderHash}/a.txt`)).toBe('text');
+    expect(await typeOf(fileHash)).toBe('text');
+    await setUser({ perm: { ...ALL_PERMS, modify: false } });
+    try {
+      expect(await typeOf(`${folderHash}/a.txt`)).toBe('textImmutable');
+      expect(await typeOf(fileHash)).toBe('textImmutable');
+      // Listing items are typed as if the viewer could modify, whoever the owner is (docs/api.md §7).
+      const listing = (await (await srv.fetch(`/api/public/share/${folderHash}`)).json()) as Listing;
+      expect(listing.items.find((i) => i.name === 'a.txt')?.type).toBe('text');
+    } finally {
+      await restore();
+    }
+  });
 
   it('answers 404 when the owner lost perm.share or perm.download, and works again once restored', async () => {
     const h = (await share(srv.get(), owner, '/proj/folder/')).hash;

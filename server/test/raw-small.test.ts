@@ -5,7 +5,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SMALL_BODY } from '../src/features/raw/send.js';
+import { SMALL_BODY } from '../src/http/send-file.js';
 import { useServer } from './harness.js';
 
 const srv = useServer();

@@ -1,4 +1,4 @@
-/** GET /api/raw/{file} (api.md §9; S1, S2, S4, S10, S12, S60, S61, S64). */
+/** GET /api/raw/{file} (docs/api.md §8; S1, S2, S4, S10, S12, S60, S61, S64). */
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -52,3 +52,36 @@ describe('the database, data and cache folders inside the root', () => {
     expect(search).not.toContain('coffer.db');
   });
 });
+
+describe('a folder holding them', () => {
+  let srv: TestServer;
+  let token: string;
+  let root: string;
+  beforeAll(async () => {
+    root = path.join(await mkdtemp(path.join(tmpdir(), 'coffer-reserved-')), 'root');
+    await mkdir(path.join(root, 'app', 'state'), { recursive: true });
+    srv = await startServer({ root, database: path.join(root, 'app', 'state', 'coffer.db') });
+    token = await srv.login();
+    await writeFile(path.join(root, 'app', 'notes.txt'), 'notes');
+  });
+  afterAll(async () => srv?.close());
+
+  it('cannot be moved or renamed: the database would lie at a name that is no longer reserved', async () => {
+    for (const [from, to] of [['/app', '/moved'], ['/app/state', '/state2']]) {
+      const res = await srv.fetch(`/api/resources${from}?action=rename&destination=${encodeURIComponent(to)}`, { method: 'PATCH', token });
+      expect(res.status, from).toBe(403);
+      expect(existsSync(path.join(root, to.slice(1))), to).toBe(false);
+    }
+    expect(existsSync(path.join(root, 'app', 'state', 'coffer.db'))).toBe(true);
+    expect((await srv.fetch('/api/raw/app/state/coffer.db', { token })).status).toBe(403);
+  });
+
+  it('is copied and deleted without them', async () => {
+    expect((await srv.fetch(`/api/resources/app?action=copy&destination=${encodeURIComponent('/copy')}`, { method: 'PATCH', token })).status).toBe(200);
+    expect(existsSync(path.join(root, 'copy', 'notes.txt'))).toBe(true);
+    expect(existsSync(path.join(root, 'copy', 'state', 'coffer.db'))).toBe(false);
+    await srv.fetch('/api/resources/app', { method: 'DELETE', token });
+    expect(existsSync(path.join(root, 'app', 'state', 'coffer.db'))).toBe(true);
+    expect(existsSync(path.join(root, 'app', 'notes.txt'))).toBe(false);
+  });
+});

@@ -105,7 +105,7 @@ describe('GET /api/resources/{path}', () => {
     expect(list.numDirs).toBe(1);
     expect(list.numFiles).toBe(N + 1);
     const names = list.items.map((i: { name: string }) => i.name);
-    // Folders first, then natural name order (descending for asc: true, api.md §8).
+    // Folders first, then natural name order (descending for asc: true, docs/api.md §7.5).
     const aToZ = ['a-link', ...Array.from({ length: N }, (_, i) => `f${i}.txt`)];
     expect(names).toEqual(['sub', ...(list.sorting.asc ? aToZ.reverse() : aToZ)]);
     expect(list.items.find((i: { name: string }) => i.name === 'a-link')).toMatchObject({ isSymlink: true, size: 7 % 3 });
@@ -163,7 +163,7 @@ describe('GET /api/resources/{path}', () => {
     expect((await srv.fetch('/api/resources/missing.txt', { token: u.token })).status).toBe(404);
   });
 
-  it('lists a folder with exactly the fields of api.md §8', async () => {
+  it('lists a folder with exactly the fields of docs/api.md §7.2', async () => {
     const u = await member(srv.get());
     await put(u.dir, 'docs/a.txt', 'hello');
     await mkdir(path.join(u.dir, 'docs/sub'));

@@ -7,7 +7,7 @@ import { useServer } from './harness.js';
 import { denyPath, member, put, rawRequest } from './resources-support.js';
 
 const exists = (p: string) => lstat(p).then(() => true, () => false);
-/** The client's double encoding of `destination` (api.md §8). */
+/** The client's double encoding of `destination` (docs/api.md §7.9). */
 const dest = (p: string) => encodeURIComponent(p.split('/').map(encodeURIComponent).join('/'));
 
 describe('PATCH /api/resources/{path}', () => {
@@ -258,7 +258,7 @@ describe('PATCH across filesystems', () => {
   });
 });
 
-describe('file events (api.md §19.2)', () => {
+describe('file events (docs/api.md §16.4)', () => {
   const srv = useServer();
 
   it('fires before and after each write with the item and destination', async () => {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Permissions, Rule } from '@coffer/protocol';
+import type { WriteIo } from '../src/fs/atomic.js';
 import type { TestServer } from './harness.js';
 
 export interface RawResponse {
@@ -74,3 +75,13 @@ export async function put(dir: string, rel: string, content: string | Buffer = '
 export const denyPath = (p: string): Rule => ({ regex: false, allow: false, path: p, regexp: null });
 export const allowPath = (p: string): Rule => ({ regex: false, allow: true, path: p, regexp: null });
 export const denyRegex = (raw: string): Rule => ({ regex: true, allow: false, path: '', regexp: { raw } });
+
+/** Runs `fn` with the server's write calls replaced by `io` (a full disk, a refusing disk…). */
+export async function withIo<T>(srv: TestServer, io: WriteIo, fn: () => Promise<T>): Promise<T> {
+  srv.deps.files.io = io;
+  try {
+    return await fn();
+  } finally {
+    srv.deps.files.io = undefined;
+  }
+}

@@ -3,8 +3,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeIo, type WriteIo } from '../src/fs/atomic.js';
-import { useServer, type TestServer } from './harness.js';
-import { denyPath, member, put, rawRequest } from './resources-support.js';
+import { useServer } from './harness.js';
+import { denyPath, member, put, rawRequest, withIo } from './resources-support.js';
 
 const exists = (p: string) => lstat(p).then(() => true, () => false);
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
@@ -21,15 +21,6 @@ function fullDiskIo(allow = 0): WriteIo {
       return nodeIo.write(fh, chunks, position);
     },
   };
-}
-
-async function withIo<T>(srv: TestServer, io: WriteIo, fn: () => Promise<T>): Promise<T> {
-  srv.deps.files.io = io;
-  try {
-    return await fn();
-  } finally {
-    srv.deps.files.io = undefined;
-  }
 }
 
 async function noTempFiles(dir: string): Promise<void> {
@@ -262,7 +253,8 @@ describe('PUT /api/resources/{path}', () => {
 });
 
 describe('DELETE /api/resources/{path}', () => {
-  const srv = useServer();
+  // Final deletes (the trash off); with the trash on: trash.test.ts.
+  const srv = useServer({ trashDays: 0 });
 
   it('answers 401 without a token', async () => {
     expect((await srv.fetch('/api/resources/a.txt', { method: 'DELETE' })).status).toBe(401);
@@ -349,7 +341,9 @@ describe('GET /api/usage/{path}', () => {
     const u = await member(srv.get());
     await put(u.dir, 'a.txt', 'a');
     const root = await (await srv.fetch('/api/usage/', { token: u.token })).json();
-    expect(Object.keys(root)).toEqual(['total', 'used']);
+    // `trash` (docs/api.md §21): bytes in the scope's trash, nothing yet.
+    expect(Object.keys(root)).toEqual(['total', 'used', 'trash']);
+    expect(root.trash).toBe(0);
     expect(root.total).toBeGreaterThan(0);
     expect(root.used).toBeGreaterThan(0);
     expect(root.used).toBeLessThanOrEqual(root.total);

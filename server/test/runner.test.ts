@@ -1,5 +1,6 @@
 /**
- * Event hooks (api.md §19, S70, S72): the runner on its own with real processes, then wired to the
+ * Event hooks (docs/api.md §16.3, S70, S72): the runner on its own with real processes in the
+ * sandbox (features/command/confine.ts; the scope of these runs is the temp folder), then wired to the
  * file routes over HTTP.
  */
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -8,11 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunner, HookError, type HookValues } from '../src/features/runner/service.js';
+import { createConfinement, type Confinement } from '../src/features/command/confine.js';
+import { defaults } from '../src/config/load.js';
 import { eventually, marker, processesWith, sleepers } from './command-helpers.js';
 import { useServer } from './harness.js';
 
 let dir = '';
 let record = '';
+let confinement: Confinement;
 
 /** A program that appends its environment's event values and its argv to the file named by $1. */
 const RECORDER = `#!/bin/sh
@@ -29,10 +33,11 @@ out="$1"; shift
 `;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'coffer-runner-'));
+  dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-runner-')));
   record = path.join(dir, 'record.sh');
   await writeFile(record, RECORDER);
   await chmod(record, 0o755);
+  confinement = (await createConfinement({ ...defaults(), root: dir, disableExec: false }))!;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -56,14 +61,14 @@ interface LogLine {
   msg: string;
 }
 
-function setup(commands: Record<string, string[]>, o: { shell?: string[]; disableExec?: boolean; commandTimeout?: number; env?: NodeJS.ProcessEnv } = {}) {
+function setup(commands: Record<string, string[]>, o: { shell?: string[]; disableExec?: boolean; commandTimeout?: number } = {}) {
   const lines: LogLine[] = [];
   const at = (level: string) => (obj: Record<string, unknown>, msg: string) => void lines.push({ level, obj, msg });
   const runner = createRunner({
     config: { disableExec: o.disableExec ?? false, commandTimeout: o.commandTimeout ?? 30, commandOutputLimit: 1024 * 1024 },
     settings: { settings: async () => ({ shell: o.shell ?? [], commands }) },
     log: { info: at('info'), warn: at('warn'), error: at('error') } as never,
-    env: o.env,
+    confinement,
   });
   return { runner, lines };
 }
@@ -73,10 +78,11 @@ const values = (over: Partial<HookValues> = {}): HookValues => ({
   scope: '/docs',
   username: 'ann',
   destination: '/srv/root/docs',
+  root: dir,
   ...over,
 });
 
-describe('runner (api.md §19.3, §19.4)', () => {
+describe('runner (docs/api.md §16.5, §16.6)', () => {
   it('runs every line of the trigger in order with the event values in the environment', async () => {
     const out = path.join(dir, `order-${marker()}`);
     const { runner } = setup({ before_save: [`${record} ${out} one`, '', `${record} ${out} two`], after_save: [`${record} ${out} after`] });
@@ -91,13 +97,21 @@ describe('runner (api.md §19.3, §19.4)', () => {
     const m = marker();
     const out = path.join(dir, `expand-${m}`);
     const evil = path.join(dir, `$(touch pwned${m}) ; touch also${m} \`id\`.txt`);
-    const { runner } = setup({ after_upload: [`${record} ${out} $FILE x\${USERNAME}y "$TRIGGER two" $DESTINATION $SERVER_VAR [$UNSET_VAR_${m}]`] }, { env: { ...process.env, SERVER_VAR: 'from-env' } });
-    await runner.run('after_upload', values({ file: evil }));
+    // Other names come from the hook's own environment (HOME is the sandbox's), never the server's.
+    process.env.SERVER_VAR = 'from-env';
+    try {
+      const { runner } = setup({ after_upload: [`${record} ${out} $FILE x\${USERNAME}y "$TRIGGER two" $DESTINATION $HOME [$SERVER_VAR] [$UNSET_VAR_${m}]`] });
+      await runner.run('after_upload', values({ file: evil }));
+    } finally {
+      delete process.env.SERVER_VAR;
+    }
     const r = fields(await readFile(out, 'utf8'));
-    expect(r.ARG).toEqual([evil, 'xanny', 'after_upload two', '/srv/root/docs', 'from-env', '[]']);
-    expect(r.ARGC).toBe('6');
-    expect(existsSync(path.join(process.cwd(), `pwned${m}`))).toBe(false);
-    expect(existsSync(path.join(process.cwd(), `also${m}`))).toBe(false);
+    expect(r.ARG).toEqual([evil, 'xanny', 'after_upload two', '/srv/root/docs', '/tmp', '[]', '[]']);
+    expect(r.ARGC).toBe('7');
+    for (const where of [process.cwd(), dir]) {
+      expect(existsSync(path.join(where, `pwned${m}`))).toBe(false);
+      expect(existsSync(path.join(where, `also${m}`))).toBe(false);
+    }
   });
 
   it('with settings.shell hands the line to the shell unchanged; values only in the environment (S72)', async () => {
@@ -142,7 +156,8 @@ describe('runner (api.md §19.3, §19.4)', () => {
     const t0 = Date.now();
     await runner.run('after_copy', values());
     expect(Date.now() - t0).toBeLessThan(1000);
-    expect(sleepers(`1${m}`)).toHaveLength(1);
+    // Started means the sandbox started: the program inside appears a moment later.
+    expect(await eventually(() => sleepers(`1${m}`).length === 1)).toBe(true);
     await expect(runner.run('before_copy', values())).rejects.toThrow(/could not start/);
     expect(await eventually(() => lines.some((l) => l.msg === 'background hook failed' && /status 1/.test(String(l.obj.reason))))).toBe(true);
     runner.stopAll();
@@ -157,12 +172,12 @@ describe('runner (api.md §19.3, §19.4)', () => {
     expect(lines.at(-1)?.msg).toBe('hook failed');
   });
 
-  it('sends the output to the log and runs in the server\'s working folder', async () => {
+  it('sends the output to the log and runs in the scope root', async () => {
     const { runner, lines } = setup({ after_delete: ['pwd', 'sh -c "echo to-stderr >&2"'] });
     await runner.run('after_delete', values());
     const out = lines.filter((l) => l.msg === 'hook output').map((l) => [l.obj.stream, l.obj.text]);
     expect(out).toEqual([
-      ['stdout', process.cwd()],
+      ['stdout', dir],
       ['stderr', 'to-stderr'],
     ]);
   });
@@ -185,15 +200,23 @@ async function setHooks(srv: ReturnType<typeof useServer>, commands: Record<stri
   await srv.deps.settings.saveSettings({ ...s, commands: { ...s.commands, ...commands } });
 }
 
-describe('hooks around the file routes with execution on (api.md §19.2, §19.3)', () => {
+describe('hooks around the file routes with execution on (docs/api.md §16.4, §16.5)', () => {
   const srv = useServer({ disableExec: false });
   let scopeDir = '';
   let token = '';
   let username = '';
+  // A hook sees only the acting user's scope: the recorder and its output live in it.
+  let hooks = '';
+  let scopedRecord = '';
 
   beforeAll(async () => {
     await mkdir(path.join(srv.root, 'team'), { recursive: true });
     scopeDir = await realpath(path.join(srv.root, 'team'));
+    hooks = path.join(scopeDir, '.hooks');
+    scopedRecord = path.join(hooks, 'record.sh');
+    await mkdir(hooks);
+    await writeFile(scopedRecord, RECORDER);
+    await chmod(scopedRecord, 0o755);
     const u = await srv.createUser({ scope: '/team' });
     username = u.username;
     token = await srv.login(u.username, u.password);
@@ -208,9 +231,9 @@ describe('hooks around the file routes with execution on (api.md §19.2, §19.3)
   });
 
   it('before and after hooks see the item, the user and the scope root', async () => {
-    const out = path.join(dir, `http-${marker()}`);
+    const out = path.join(hooks, `http-${marker()}`);
     await writeFile(path.join(scopeDir, 'doc.txt'), 'v1');
-    await setHooks(srv, { before_save: [`${record} ${out} $FILE`], after_save: [`${record} ${out}`] });
+    await setHooks(srv, { before_save: [`${scopedRecord} ${out} $FILE`], after_save: [`${scopedRecord} ${out}`] });
     const res = await srv.fetch('/api/resources/doc.txt', { method: 'PUT', token, body: 'v2' });
     expect(res.status).toBe(200);
     const runs = (await readFile(out, 'utf8')).split('TRIGGER=').filter(Boolean).map((t) => fields(`TRIGGER=${t}`));
@@ -222,9 +245,9 @@ describe('hooks around the file routes with execution on (api.md §19.2, §19.3)
   });
 
   it('a rename passes its destination', async () => {
-    const out = path.join(dir, `rename-${marker()}`);
+    const out = path.join(hooks, `rename-${marker()}`);
     await writeFile(path.join(scopeDir, 'from.txt'), 'x');
-    await setHooks(srv, { before_rename: [`${record} ${out}`] });
+    await setHooks(srv, { before_rename: [`${scopedRecord} ${out}`] });
     const res = await srv.fetch(`/api/resources/from.txt?action=rename&destination=${encodeURIComponent('/to.txt')}`, { method: 'PATCH', token });
     expect(res.status).toBe(200);
     expect(fields(await readFile(out, 'utf8'))).toMatchObject({ TRIGGER: 'before_rename', FILE: path.join(scopeDir, 'from.txt'), DESTINATION: path.join(scopeDir, 'to.txt') });

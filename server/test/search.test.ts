@@ -1,4 +1,4 @@
-/** GET /api/search (api.md §13; S1, S6, S12, S84). */
+/** GET /api/search (docs/api.md §12; S1, S6, S12, S84). */
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Settings API (api.md §4) over real HTTP: S14, S39, S65, S70, S80, full replacement, read-back
+ * Settings API (docs/api.md §4) over real HTTP: S14, S39, S65, S70, S80, full replacement, read-back
  * defaults, round trip. Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
 import type { Settings } from '@coffer/protocol';
@@ -78,6 +78,8 @@ describe('settings API', () => {
         tus: { chunkSize: 10485760, retryCount: 5 },
         shell: [],
         commands: noCommands(),
+        // Coffer's: left out, it keeps its default (docs/api.md §4.2).
+        webdav: { refuseMacMetadata: true },
       });
     } finally {
       await srv.deps.settings.saveAuther(auther);
@@ -153,6 +155,8 @@ describe('settings API', () => {
         tus: { chunkSize: 10485760, retryCount: 5 },
         shell: [],
         commands: noCommands(),
+        // Coffer's: left out, it keeps its default (docs/api.md §4.2).
+        webdav: { refuseMacMetadata: true },
       });
       // Zero values stored, defaults read back.
       const stored = JSON.parse(await storedText(srv)) as Settings;
@@ -293,7 +297,7 @@ describe('settings API', () => {
     const original = await getSettings(srv, admin);
     const res = await srv.fetch('/api/settings', { method: 'PUT', headers: { cookie: `auth=${admin}` }, json: original });
     expect(res.status).toBe(401);
-    // GET accepts the cookie (api.md §1).
+    // GET accepts the cookie (docs/api.md §2.2).
     expect((await srv.fetch('/api/settings', { headers: { cookie: `auth=${admin}` } })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Shares API (api.md §16) over real HTTP: the share guard, creation checks (S40–S43), listing and
+ * Shares API (docs/api.md §14) over real HTTP: the share guard, creation checks (S40–S43), listing and
  * per-path listing, deletion (S49), lazy expiry, and the clean-up after deletes (S48). Runs on
  * SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
@@ -17,7 +17,8 @@ async function mine(srv: TestServer, a: Actor): Promise<Share[]> {
 }
 
 describe('shares API', () => {
-  const srv = useServer();
+  // Deletes are final here (S48); shares of a trashed item: trash.test.ts.
+  const srv = useServer({ trashDays: 0 });
   let alice: Actor;
   let bob: Actor;
   let admin: Actor;
@@ -308,6 +309,28 @@ describe('shares API', () => {
 
     it('refuses a path that climbs out with 403 (S1)', async () => {
       expect((await rawRequest(srv.get(), '/api/share/../x', { headers: { 'X-Auth': alice.token } })).status).toBe(403);
+    });
+
+    it('answers 403 for a rule-denied path, a hidden dotfile or a path behind a link out of the scope (S4, S12)', async () => {
+      const hides = await actor(srv.get(), { scope: '/alice', hideDotfiles: true });
+      const cases: [Actor, string][] = [
+        [alice, '/private'],
+        [alice, '/private/'],
+        [alice, '/private/secret.txt'],
+        [alice, '/private/missing.txt'],
+        [alice, '/out-link'],
+        [alice, '/bob-link/b.txt'],
+        [alice, '/bob-link/missing/'],
+        [hides, '/.hidden.txt'],
+      ];
+      for (const [a, p] of cases) {
+        const res = await srv.fetch(`/api/share${p}`, { token: a.token });
+        expect(res.status, p).toBe(403);
+        expect(await res.text(), p).toMatch(/^403 Forbidden/);
+      }
+      // Allowed paths still answer 200, existing or not.
+      expect((await srv.fetch('/api/share/.hidden.txt', { token: alice.token })).status).toBe(200);
+      expect((await srv.fetch('/api/share/no/such/thing', { token: alice.token })).status).toBe(200);
     });
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './harness.js';
 
-/** A client build shaped like the page contract's (Vite with base '/__COFFER_STATIC__/'). */
+/** A client build shaped like the page contract's (docs/api.md §5.2) (Vite with base '/__COFFER_STATIC__/'). */
 async function fakeDist(dir: string): Promise<void> {
   await mkdir(path.join(dir, 'assets'), { recursive: true });
   await mkdir(path.join(dir, 'img', 'icons'), { recursive: true });
@@ -67,7 +67,7 @@ for (const base of ['', '/coffer']) {
       expect(html).toContain(`<script type="module" crossorigin src="${base}/static/assets/index-AbC123.js"></script>`);
       expect(html).toContain(`href="${base}/static/assets/index-XyZ789.css"`);
       expect(html).toContain(`href="${base}/static/img/icons/favicon.svg"`);
-      expect(html).toContain('<title>File Browser</title>');
+      expect(html).toContain('<title>Coffer</title>');
       expect(html).toContain('content="#2979ff"');
       expect(html).toMatch(/<script nonce="[^"]+">window\.FileBrowser = \{/);
       expect(html).not.toContain('__COFFER_');

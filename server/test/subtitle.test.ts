@@ -1,4 +1,4 @@
-/** GET /api/subtitle/{path} (api.md §11; S10, S12, S60, S64, S82). */
+/** GET /api/subtitle/{path} (docs/api.md §10; S10, S12, S60, S64, S82). */
 import { truncate } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './harness.js';

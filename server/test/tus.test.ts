@@ -1,10 +1,11 @@
 /**
- * tus 1.0.0 at /api/tus (api.md §14) over real HTTP: discovery, version, creation, offsets,
- * termination, permissions (§7, S11, S12), paths and links (S1, S4, S5, S8), strict lengths
+ * tus 1.0.0 at /api/tus (docs/api.md §13) over real HTTP: discovery, version, creation, offsets,
+ * termination, permissions (docs/api.md §6.1, S11, S12), paths and links (S1, S4, S5, S8), strict lengths
  * (S50), staging (S51), expiry (S52), one upload per path (S53), modes (S54), cache (S64), E3.
  * Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,28 @@ function rawRequest(srv: TestServer, method: string, p: string, headers: Record<
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/**
+ * A request written byte for byte on a socket (fetch turns a raw backslash into `/`). Answers the
+ * status and the headers.
+ */
+function rawSocketRequest(srv: TestServer, requestLine: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string> }> {
+  const u = new URL(srv.url);
+  const head = [`${requestLine} HTTP/1.1`, `Host: ${u.host}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(u.port), u.hostname, () => socket.write(Buffer.from(head, 'utf8')));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [top = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const [status = '', ...lines] = top.split('\r\n');
+      const out: Record<string, string> = {};
+      for (const line of lines) out[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      resolve({ status: Number(status.split(' ')[1]), headers: out });
+    });
   });
 }
 
@@ -136,6 +159,39 @@ describe('tus creation (POST)', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/api/tus/canon.txt');
     expect((await del(srv, admin, '/canon.txt')).status).toBe(204);
+  });
+
+  it('builds Location from the canonical name, percent-encoded, whatever the request held; following it reaches the same upload', async () => {
+    // [path as sent on the wire, the name it means]; raw backslashes included (Node's parser
+    // refuses raw UTF-8 in a request target: 400, so non-ASCII names arrive percent-encoded).
+    const cases: [string, string][] = [
+      ['/loc/x\\y.txt', 'loc/x\\y.txt'],
+      ['/loc/p%5Cq.txt', 'loc/p\\q.txt'],
+      ['/loc/50%25.txt', 'loc/50%.txt'],
+      ['/loc/a%23b.txt', 'loc/a#b.txt'],
+      ['/loc/q%3F.txt', 'loc/q?.txt'],
+      ['/loc/sp%20ace.txt', 'loc/sp ace.txt'],
+      ['/loc/%C3%BCn%C3%AF%E2%82%AC%F0%9F%98%80.txt', 'loc/ünï€😀.txt'],
+      [`/loc/${encodeURIComponent('名前 b.txt')}`, 'loc/名前 b.txt'],
+      ['/loc\\d%20%23%3F%25/..\\n%C3%A4me.txt', 'loc\\d #?%/..\\näme.txt'],
+    ];
+    for (const [i, [wire, name]] of cases.entries()) {
+      const length = String(10 + i);
+      const created = await rawSocketRequest(srv, `POST /api/tus${wire}?override=false`, { 'X-Auth': admin, 'Upload-Length': length, ...TUS });
+      expect(created.status, wire).toBe(201);
+      const location = created.headers.location ?? '';
+      expect(location, wire).toBe('/api/tus/' + name.split('/').map(encodeURIComponent).join('/'));
+      expect(location, wire).not.toMatch(/[\\\s#?]|[^\x21-\x7e]/);
+      // Follow it as a URL parser (tus-js-client, a browser) does.
+      const url = new URL(location, srv.url).toString();
+      const h = await fetch(url, { method: 'HEAD', headers: { 'X-Auth': admin, ...TUS } });
+      expect(h.status, wire).toBe(200);
+      expect(h.headers.get('upload-length'), wire).toBe(length);
+      const body = Buffer.alloc(Number(length), 'x');
+      const p = await fetch(url, { method: 'PATCH', headers: { 'X-Auth': admin, ...TUS, 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' }, body });
+      expect(p.status, wire).toBe(204);
+      expect(await readFile(path.join(srv.root, ...name.split('/'))), wire).toEqual(body);
+    }
   });
 
   it('refuses Upload-Length that is missing, empty or not a plain decimal (S50), creating nothing', async () => {
@@ -292,7 +348,7 @@ describe('tus paths, rules and links (S1, S4, S5, S8, S12)', () => {
   });
 });
 
-describe('tus permissions (§7, S11)', () => {
+describe('tus permissions (docs/api.md §6.1, S11)', () => {
   const srv = useServer();
 
   it('needs create for POST, HEAD and PATCH', async () => {

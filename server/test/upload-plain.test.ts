@@ -1,7 +1,6 @@
 /**
- * Plain uploads, POST /api/resources/{path} with the raw bytes as body (api.md §8, §14 "Plain
- * upload"), seen from the upload issue: streamed to a hidden staging file, never half-written
- * (S51), override semantics (§7, S11), events (§19.2), bounded memory (S80), a full disk and a
+ * Plain uploads, POST /api/resources/{path} with the raw bytes as body (docs/api.md §7.7), seen from the upload issue: streamed to a hidden staging file, never half-written
+ * (S51), override semantics (docs/api.md §6.1, S11), events (§16.4), bounded memory (S80), a full disk and a
  * client that goes away. Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
 import http from 'node:http';
@@ -140,7 +139,7 @@ describe('POST /api/resources/{path} as a plain upload', () => {
     expect((await stat(path.join(srv.root, 'made', 'deep'))).isDirectory()).toBe(true);
   });
 
-  it('fires before and after upload around the write (§19.2)', async () => {
+  it('fires before and after upload around the write (docs/api.md §16.4)', async () => {
     const seen: string[] = [];
     const off = srv.deps.events.on((phase, event, ctx: FileEventContext) => {
       seen.push(`${phase}:${event}:${ctx.file.virtual}`);

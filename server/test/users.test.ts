@@ -1,5 +1,5 @@
 /**
- * Users API (api.md §3) over real HTTP: every status, the check order, and S9, S14, S21, S22,
+ * Users API (docs/api.md §3) over real HTTP: every status, the check order, and S9, S14, S21, S22,
  * S34–S39, S54, S65, S80. Runs on SQLite, and on PostgreSQL with COFFER_TEST_PG_URL.
  */
 import { mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -8,29 +8,7 @@ import path from 'node:path';
 import type { User } from '@coffer/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, useServer, type TestServer } from './harness.js';
-
-const PERM_ALL = { admin: false, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true };
-
-function newUserData(over: Partial<User> & Record<string, unknown> = {}) {
-  return {
-    username: `u-${Math.random().toString(36).slice(2, 10)}`,
-    password: 'a-long-enough-password',
-    scope: '/',
-    locale: 'en',
-    lockPassword: false,
-    viewMode: 'list',
-    singleClick: false,
-    redirectAfterCopyMove: true,
-    perm: { ...PERM_ALL },
-    commands: [],
-    sorting: { by: 'name', asc: false },
-    rules: [],
-    hideDotfiles: false,
-    dateFormat: false,
-    aceEditorTheme: '',
-    ...over,
-  };
-}
+import { newUserData, PERM_ALL } from './users-support.js';
 
 async function text(res: Response): Promise<string> {
   return res.text();
@@ -168,7 +146,7 @@ describe('users API', () => {
       expect(await srv.deps.users.byUsername('not-created')).toBeUndefined();
     });
 
-    it('checks in api.md order: body, what, current password, which, password, policy, share/download', async () => {
+    it('checks in the order of docs/api.md §3.4: body, what, current password, which, password, policy, share/download', async () => {
       const data = newUserData({ username: 'order-check' });
       const expectBad = async (body: unknown, detail: string | null) => {
         const res = await post(srv, admin, body);
@@ -603,7 +581,7 @@ describe('users API', () => {
       const u = await srv.createUser();
       const token = await srv.login(u.username, u.password);
       // The user was stored 10 s ago and the session issued 5 s ago (updates are compared in whole
-      // seconds, api.md §1), so the test needs no sleep.
+      // seconds, docs/api.md §2.3), so the test needs no sleep.
       const jti = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
       await srv.deps.db.kysely.updateTable('users').set((eb) => ({ updated_at: eb('updated_at', '-', 10) })).where('id', '=', u.id).execute();
       await srv.deps.db.kysely.updateTable('sessions').set((eb) => ({ issued_at: eb('issued_at', '-', 5) })).where('jti', '=', jti).execute();

@@ -1,5 +1,5 @@
 /**
- * The server's settings as the page injected them (api.md §5, page-contract.md). The client reads
+ * The server's settings as the page injected them (docs/api.md §5.2, §5.3). The client reads
  * server settings from here only; nothing about the server is hard-coded.
  */
 import type { ClientConfig } from '@coffer/protocol';
@@ -11,8 +11,12 @@ declare global {
   }
 }
 
-/** Default product name when branding gives none (api.md §5: the page title falls back to it too). */
-export const DEFAULT_NAME = 'File Browser';
+/**
+ * The product name when branding gives none (issue 17): this client is Coffer's, and so is the page
+ * the server renders around it (its `<title>` falls back to the same name). `Name` in the page
+ * config stays the stored branding name, so File Browser's own client keeps its own default.
+ */
+export const DEFAULT_NAME = 'Coffer';
 
 function readConfig(): ClientConfig {
   const raw = window.FileBrowser ?? {};
@@ -36,18 +40,46 @@ function readConfig(): ClientConfig {
     ReCaptchaKey: raw.ReCaptchaKey,
     Theme: raw.Theme ?? '',
     EnableThumbs: raw.EnableThumbs ?? true,
+    EnableVideoThumbs: raw.EnableVideoThumbs ?? false,
     ResizePreview: raw.ResizePreview ?? true,
     EnableExec: raw.EnableExec ?? false,
     TusSettings: raw.TusSettings ?? { chunkSize: 0, retryCount: 0 },
     HideLoginButton: raw.HideLoginButton ?? false,
+    ProjectURL: raw.ProjectURL ?? '',
+    IssuesURL: raw.IssuesURL ?? '',
+    // A server without it (File Browser) has no trash: deletes are final.
+    TrashDays: raw.TrashDays ?? 0,
+    EnableWebDAV: raw.EnableWebDAV ?? false,
+    ...(raw.OIDC ? { OIDC: raw.OIDC } : {}),
   };
 }
 
 export const config: ClientConfig = readConfig();
 
+/**
+ * Whether changes to the sign-in ask for the caller's own password (S35, docs/api.md §2.12): the
+ * auth methods that take a password (json, and hook, which checks it as at sign-in).
+ */
+export const ASKS_CURRENT_PASSWORD = config.AuthMethod === 'json' || config.AuthMethod === 'hook';
+
 /** The product name shown in titles and on the login screen. */
 export function productName(): string {
   return config.Name || DEFAULT_NAME;
+}
+
+/**
+ * An outside address the client may link to (docs/client.md §2 "Sidebar", "Notifications"): the
+ * project's home page or the issue tracker, as the server's --project-url and --issues-url give
+ * them; null when unset, not http(s), or when branding disables external links.
+ */
+export function externalUrl(which: 'ProjectURL' | 'IssuesURL', from: ClientConfig = config): string | null {
+  if (from.DisableExternal) return null;
+  try {
+    const url = new URL(from[which]);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `/api/...` under the base URL. `path` starts with `/`. */
@@ -60,7 +92,7 @@ export function staticUrl(path: string): string {
   return `${config.StaticURL}/${path.replace(/^\/+/, '')}`;
 }
 
-/** Whether the user may log out at all (spec §2 sidebar: not in no-auth mode, not without a login page). */
+/** Whether the user may log out at all (docs/client.md §2 sidebar: not in no-auth mode, not without a login page). */
 export function canLogout(): boolean {
   return !config.NoAuth && config.LoginPage;
 }

@@ -1,4 +1,4 @@
-// Widely known weak passwords (api.md §2 "password is too easy"): exact, case-sensitive match.
+// Widely known weak passwords (docs/api.md §2.9 "password is too easy"): exact, case-sensitive match.
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   "123456", "password", "123456789", "12345678", "12345", "1234567", "qwerty", "111111",
   "123123", "abc123", "1234567890", "password1", "1234", "000000", "iloveyou", "1q2w3e4r",

@@ -38,6 +38,36 @@ export function isBcrypt(hash: string): boolean {
   return /^\$2[abxy]\$\d\d\$/.test(hash);
 }
 
+/**
+ * Hashes brought in from elsewhere (imports) are verified at every sign-in attempt of their user,
+ * so their cost is bounded: a planted bcrypt cost 31 or argon2 m=4 GiB would hold a hashing slot
+ * (or the memory) for as long as the hash says. File Browser hashes with bcrypt cost 10; Coffer's
+ * own argon2id is m=19 MiB, t=2, p=1.
+ */
+export const MAX_BCRYPT_COST = 14;
+export const MAX_ARGON2 = { memoryKiB: 256 * 1024, time: 16, parallelism: 8 } as const;
+const BCRYPT_FULL = /^\$2[abxy]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+const ARGON2_FULL = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
+/** A bcrypt or argon2 hash of bounded cost, or the reason it is refused (no hash text in it). */
+export function importedHashProblem(hash: unknown): string | null {
+  if (typeof hash !== 'string' || hash === '') return 'no password hash';
+  const b = BCRYPT_FULL.exec(hash);
+  if (b) {
+    const cost = Number(b[1]);
+    return cost < 4 || cost > MAX_BCRYPT_COST ? `the bcrypt cost ${cost} is outside 4–${MAX_BCRYPT_COST}` : null;
+  }
+  const a = ARGON2_FULL.exec(hash);
+  if (a) {
+    const [m, t, p] = [Number(a[1]), Number(a[2]), Number(a[3])];
+    if (m > MAX_ARGON2.memoryKiB) return `the argon2 memory cost ${m} KiB is above ${MAX_ARGON2.memoryKiB} KiB`;
+    if (t < 1 || t > MAX_ARGON2.time) return `the argon2 time cost ${t} is outside 1–${MAX_ARGON2.time}`;
+    if (p < 1 || p > MAX_ARGON2.parallelism) return `the argon2 parallelism ${p} is outside 1–${MAX_ARGON2.parallelism}`;
+    return null;
+  }
+  return 'the password must be an argon2 or bcrypt hash';
+}
+
 /** Verifies argon2id or (imported) bcrypt hashes; never throws on a malformed hash. */
 export async function verifyPassword(hash: string, plain: string): Promise<boolean> {
   if (Buffer.byteLength(plain) > MAX_PASSWORD_BYTES) return false;
@@ -68,7 +98,7 @@ export function randomPassword(length = 20): string {
   return out;
 }
 
-/** api.md §2 password rules; throws BadRequest with File Browser's wording. */
+/** docs/api.md §2.9 password rules; throws BadRequest with File Browser's wording. */
 export function checkPasswordPolicy(password: string, minimumLength: number): void {
   if (password === '') throw new BadRequest('password is empty');
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new BadRequest(`password is too long, maximum length is ${MAX_PASSWORD_BYTES}`);

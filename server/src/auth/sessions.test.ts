@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../db/index.js';
 import { defaultSettings, defaultUserDefaults } from '../features/settings/defaults.js';
@@ -81,5 +82,58 @@ describe('verifyWithUser', () => {
     const flipped = s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1)!;
     expect(await tokens.verifyWithUser(`${h}.${p}.${flipped}`)).toBeNull();
     expect(await tokens.verifyWithUser(`${h}.${p}x.${s}`)).toBeNull();
+  });
+
+  it('keeps, past its expiry, a session that created an unfinished upload, and only until the upload ends', async () => {
+    const tokens = service();
+    const uploading = await tokens.issue(user);
+    const idle = await tokens.issue(user);
+    const { session } = (await tokens.verifyWithUser(uploading))!;
+    await db.kysely
+      .insertInto('uploads')
+      .values({
+        id: 'u1', target_key: 'k1', target: '/t/a.bin', virtual_path: '/a.bin', user_id: user.id, session_jti: session.jti,
+        length: 10, upload_offset: 0, override: 0, created_at: 0, updated_at: 0, writer: null,
+      })
+      .execute();
+    clock += 61;
+    await tokens.sweep();
+    expect(await tokens.verifyWithUser(uploading)).toBeNull(); // expired for every other purpose
+    expect((await tokens.verifyWithUser(uploading, { allowExpired: true }))?.session.jti).toBe(session.jti);
+    expect(await tokens.verifyWithUser(idle, { allowExpired: true })).toBeNull();
+    await db.kysely.deleteFrom('uploads').where('id', '=', 'u1').execute();
+    await tokens.sweep();
+    expect(await tokens.verifyWithUser(uploading, { allowExpired: true })).toBeNull();
+  });
+
+  it('a logout also ends a renewal committed while its first DELETE ran (S24)', async () => {
+    // PostgreSQL's interleaving, made deterministic: a renewal's token lands just after the first
+    // DELETE statement of the logout (its snapshot could not see it), with the old token still
+    // visible to the renewal's own check.
+    const tokens = service();
+    const token = await tokens.issue(user);
+    const session = (await tokens.verify(token))!;
+    let landed = false;
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult(args) {
+        if (!landed && 'numAffectedRows' in args.result && args.result.numAffectedRows !== undefined) {
+          landed = true;
+          // better-sqlite3 directly: Kysely's one SQLite connection is busy with the DELETE.
+          db.sqlite!
+            .prepare(
+              `INSERT INTO sessions (jti, user_id, issued_at, expires_at, family, created_at, last_seen, user_agent, address)
+               VALUES ('renewed-mid-logout', ?, ?, ?, ?, ?, ?, '', '')`,
+            )
+            .run(user.id, clock, clock + 60, session.family, clock, clock);
+        }
+        return Promise.resolve(args.result);
+      },
+    };
+    const racing = createTokenService({ db: { ...db, kysely: db.kysely.withPlugin(plugin) }, key, lifetimeSeconds: 60, now: () => clock });
+    expect(await racing.revokeFamily(user.id, session.family)).toBe(true);
+    expect(landed).toBe(true);
+    const left = await db.kysely.selectFrom('sessions').select('jti').where('family', '=', session.family).execute();
+    expect(left).toEqual([]);
   });
 });

@@ -3,17 +3,26 @@ import type { TokenPayload, TokenUser } from '@coffer/protocol';
 import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
+import { Unauthorized } from '../http/errors.js';
 import { prepareQuery } from '../db/prepared.js';
 import { userFromRow, type UserRecord } from '../features/users/repository.js';
 
-export const TOKEN_ISSUER = 'File Browser'; // api.md §1: kept for compatibility
-export const RENEW_WITHIN_S = 3600; // api.md §1: X-Renew-Token when < 1 hour is left
+export const TOKEN_ISSUER = 'File Browser'; // docs/api.md §2.1: kept for compatibility
+export const RENEW_WITHIN_S = 3600; // docs/api.md §2.3: X-Renew-Token when < 1 hour is left
 
 export interface Session {
   jti: string;
   userId: number;
   iat: number;
   exp: number;
+  /** The sign-in this token descends from: renewals keep it (docs/api.md §2.11). */
+  family: string;
+  /** Last use of any token of the family, Unix seconds (updated at most once a minute). */
+  lastSeen: number;
+  /** Set when the request came with an app password instead of a session token (docs/api.md §2.10). */
+  appPassword?: { id: number; readOnly: boolean };
+  /** The token has expired; only `authenticateResumable` lets such a session in (docs/api.md §13). */
+  expired?: boolean;
 }
 
 export function tokenUser(u: UserRecord): TokenUser {
@@ -33,7 +42,7 @@ export function tokenUser(u: UserRecord): TokenUser {
   };
 }
 
-/** Text that looks like a JWT: exactly two dots (api.md §1). */
+/** Text that looks like a JWT: exactly two dots (docs/api.md §2.2). */
 export function looksLikeJwt(v: string | undefined): v is string {
   return typeof v === 'string' && v.length < 16384 && v.split('.').length === 3;
 }
@@ -84,6 +93,29 @@ interface Claims {
   exp: number;
 }
 
+/** Where a sign-in came from, recorded with its session (docs/api.md §2.11). */
+export interface SessionOrigin {
+  userAgent?: string;
+  address?: string;
+  /** A renewal continues its session's family; a sign-in starts a new one. */
+  family?: string;
+}
+
+/** A session family as the list shows it: its newest live token stands for it. */
+export interface SessionEntry {
+  family: string;
+  jti: string;
+  createdAt: number;
+  lastSeen: number;
+  expiresAt: number;
+  userAgent: string;
+  address: string;
+}
+
+/** `last_seen` is written at most this often per session (seconds): not a write per request. */
+export const LAST_SEEN_GRANULARITY_S = 60;
+const MAX_USER_AGENT = 512;
+
 /** How many verified tokens `claims` remembers (the oldest is forgotten first). */
 const VERIFIED_TOKENS = 1024;
 
@@ -110,7 +142,25 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
-      .select(['sessions.jti as s_jti', 'sessions.issued_at as s_issued_at', 'sessions.expires_at as s_expires_at'])
+      .select([
+        'sessions.jti as s_jti',
+        'sessions.issued_at as s_issued_at',
+        'sessions.expires_at as s_expires_at',
+        'sessions.family as s_family',
+        'sessions.last_seen as s_last_seen',
+      ])
+      // Whether the user has a second factor (TOTP on or a passkey): --require-second-factor is
+      // checked on every request.
+      .select((eb) =>
+        eb
+          .or([
+            eb.exists(
+              eb.selectFrom('totp').select('totp.user_id').whereRef('totp.user_id', '=', 'users.id').where('totp.confirmed', '=', sql.lit(1)),
+            ),
+            eb.exists(eb.selectFrom('passkeys').select('passkeys.id').whereRef('passkeys.user_id', '=', 'users.id')),
+          ])
+          .as('s_totp'),
+      )
       .select((eb) => eb.selectFrom('kv').select('kv.value').where('kv.key', '=', sql.lit('settings')).as('s_settings'))
       .where('sessions.jti', '=', ''),
   );
@@ -134,16 +184,88 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
     return c;
   }
 
+  /**
+   * Forgets expired sessions, except those that created an unfinished upload: the expired token of
+   * a session that was never ended may still continue its upload (docs/api.md §13), and the
+   * session's row is what says it was not ended. It goes once the upload ends or expires (S52).
+   */
   async function sweep(): Promise<void> {
-    await k.deleteFrom('sessions').where('expires_at', '<', now()).execute();
+    await k
+      .deleteFrom('sessions')
+      .where('expires_at', '<', now())
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('uploads').select('uploads.id').whereRef('uploads.session_jti', '=', 'sessions.jti'))),
+      )
+      .execute();
+  }
+
+  /**
+   * Ends sessions with the same DELETE run twice, one statement after the other (S24: no token
+   * outlives a logout). A renewal inserts its new token, then checks that another token of its
+   * family still lives (`issue`). On PostgreSQL a DELETE removes the rows of its statement's
+   * snapshot: a renewal that committed its token after that snapshot, and whose check still saw the
+   * old token because the DELETE had not committed yet, would keep a live token after the logout.
+   * The second statement's snapshot is taken after the first one committed, so it sees such a token:
+   * either the renewal checked after the first commit (and refused itself), or it had committed its
+   * token before that check, hence before the second snapshot. On SQLite writes are serialised and
+   * the second statement finds nothing.
+   */
+  async function endSessions(query: () => { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }): Promise<number> {
+    const first = await query().executeTakeFirst();
+    const second = await query().executeTakeFirst();
+    return Number(first.numDeletedRows) + Number(second.numDeletedRows);
+  }
+
+  /** Whether the family has a token other than `jti`: a renewal continues a sign-in that still lives. */
+  async function familyLivesBeside(userId: number, family: string, jti: string): Promise<boolean> {
+    const other = await k
+      .selectFrom('sessions')
+      .select('jti')
+      .where('user_id', '=', userId)
+      .where('family', '=', family)
+      .where('jti', '!=', jti)
+      .limit(1)
+      .executeTakeFirst();
+    return other !== undefined;
   }
 
   return {
-    async issue(user: UserRecord): Promise<string> {
+    async issue(user: UserRecord, origin: SessionOrigin = {}): Promise<string> {
       const iat = now();
       const exp = iat + Math.max(1, Math.round(deps.lifetimeSeconds));
       const jti = randomBytes(18).toString('base64url'); // 144 bits
-      await k.insertInto('sessions').values({ jti, user_id: user.id, issued_at: iat, expires_at: exp }).execute();
+      let family = randomBytes(18).toString('base64url');
+      let createdAt = iat;
+      if (origin.family) {
+        // A renewal: the family's first sign-in time stays.
+        const first = await k
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.min('created_at').as('created'))
+          .where('family', '=', origin.family)
+          .where('user_id', '=', user.id)
+          .executeTakeFirst();
+        family = origin.family;
+        if (first?.created != null) createdAt = Number(first.created);
+      }
+      await k
+        .insertInto('sessions')
+        .values({
+          jti,
+          user_id: user.id,
+          issued_at: iat,
+          expires_at: exp,
+          family,
+          created_at: createdAt,
+          last_seen: iat,
+          user_agent: (origin.userAgent ?? '').slice(0, MAX_USER_AGENT),
+          address: (origin.address ?? '').slice(0, 64),
+        })
+        .execute();
+      if (origin.family && !(await familyLivesBeside(user.id, family, jti))) {
+        // The sign-in was ended (logout) while this renewal ran: its new token ends with it (S24).
+        await k.deleteFrom('sessions').where('jti', '=', jti).execute();
+        throw new Unauthorized();
+      }
       if (++issuedSinceSweep >= 100) {
         issuedSinceSweep = 0;
         await sweep();
@@ -164,28 +286,84 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
       const [row] = await sessionByJti([c.jti]);
       if (!row || Number(row.user_id) !== c.userId) return null;
       if (!opts.allowExpired && Number(row.expires_at) < now()) return null;
-      return { jti: row.jti, userId: c.userId, iat: Number(row.issued_at), exp: Number(row.expires_at) };
+      return {
+        jti: row.jti,
+        userId: c.userId,
+        iat: Number(row.issued_at),
+        exp: Number(row.expires_at),
+        family: row.family,
+        lastSeen: Number(row.last_seen),
+      };
     },
 
     /**
      * verify(), the session's user and the stored settings text in one query (the per-request path
      * of `app.authenticate`): read from the database every time, so a revoked session or a deleted
      * user fails at once (S20–S22) and changed global rules apply to the next request.
+     * `allowExpired` accepts a token past its `exp` whose session is still recorded (docs/api.md §13).
      */
     async verifyWithUser(
       token: string,
-    ): Promise<{ session: Session; user: UserRecord; settingsText: string | undefined } | null> {
-      const c = claims(token);
+      opts: { allowExpired?: boolean } = {},
+    ): Promise<{ session: Session; user: UserRecord; settingsText: string | undefined; hasSecondFactor: boolean } | null> {
+      const c = claims(token, opts.allowExpired);
       if (!c) return null;
       const [row] = await sessionWithUser([c.jti]);
       if (!row || Number(row.id) !== c.userId) return null;
-      if (Number(row.s_expires_at) < now()) return null;
-      const { s_jti: jti, s_issued_at: iat, s_expires_at: exp, s_settings: settingsText, ...user } = row;
+      if (!opts.allowExpired && Number(row.s_expires_at) < now()) return null;
+      const { s_jti: jti, s_issued_at: iat, s_expires_at: exp, s_family: family, s_last_seen: lastSeen, s_settings: settingsText, s_totp: totp, ...user } = row;
       return {
-        session: { jti, userId: c.userId, iat: Number(iat), exp: Number(exp) },
+        session: { jti, userId: c.userId, iat: Number(iat), exp: Number(exp), family, lastSeen: Number(lastSeen) },
         user: userFromRow(user),
         settingsText: settingsText ?? undefined,
+        hasSecondFactor: Boolean(totp),
       };
+    },
+
+    /** Records that the session was used now, when its last record is a minute old or more. */
+    async touch(session: Session): Promise<void> {
+      const t = now();
+      if (t - session.lastSeen < LAST_SEEN_GRANULARITY_S) return;
+      await k.updateTable('sessions').set({ last_seen: t }).where('jti', '=', session.jti).execute();
+    },
+
+    /**
+     * The user's live sessions, one entry per family (docs/api.md §2.11): its newest token, the
+     * family's first sign-in and last use. Newest use first.
+     */
+    async list(userId: number): Promise<SessionEntry[]> {
+      const rows = await k
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('expires_at', '>=', now())
+        .orderBy('issued_at', 'asc')
+        .execute();
+      const byFamily = new Map<string, SessionEntry>();
+      for (const r of rows) {
+        const prev = byFamily.get(r.family);
+        byFamily.set(r.family, {
+          family: r.family,
+          jti: r.jti,
+          createdAt: Math.min(Number(r.created_at), prev?.createdAt ?? Infinity),
+          lastSeen: Math.max(Number(r.last_seen), prev?.lastSeen ?? 0),
+          expiresAt: Math.max(Number(r.expires_at), prev?.expiresAt ?? 0),
+          userAgent: r.user_agent,
+          address: r.address,
+        });
+      }
+      return [...byFamily.values()].sort((a, b) => b.lastSeen - a.lastSeen);
+    },
+
+    /** Ends every token of one of the user's session families; false when it has none. */
+    async revokeFamily(userId: number, family: string): Promise<boolean> {
+      const n = await endSessions(() => k.deleteFrom('sessions').where('user_id', '=', userId).where('family', '=', family));
+      return n > 0;
+    },
+
+    /** Ends every session of a user except those of `keepFamily` (the device asking). */
+    async revokeOtherFamilies(userId: number, keepFamily: string): Promise<void> {
+      await endSessions(() => k.deleteFrom('sessions').where('user_id', '=', userId).where('family', '!=', keepFamily));
     },
 
     async revoke(jti: string): Promise<void> {
@@ -194,9 +372,10 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
 
     /** Ends every session of a user, except `keepJti` (S21: the request that changed the password). */
     async revokeUser(userId: number, keepJti?: string): Promise<void> {
-      let q = k.deleteFrom('sessions').where('user_id', '=', userId);
-      if (keepJti) q = q.where('jti', '!=', keepJti);
-      await q.execute();
+      await endSessions(() => {
+        const q = k.deleteFrom('sessions').where('user_id', '=', userId);
+        return keepJti ? q.where('jti', '!=', keepJti) : q;
+      });
     },
 
     async countActive(): Promise<number> {

@@ -1,4 +1,4 @@
-/** `coffer config init|cat|set|export|import` (api.md §6): global settings without the web UI. */
+/** `coffer config init|cat|set|export|import` (docs/configuration.md, `coffer config set`): global settings without the web UI. */
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -6,7 +6,7 @@ import YAML from 'yaml';
 import type { AuthMethod } from '@coffer/protocol';
 import type { ServerConfig } from '../config/schema.js';
 import { defaultSettings, normaliseForSave, type StoredSettings } from '../features/settings/defaults.js';
-import { defaultAuther, type AutherConfig } from '../features/settings/repository.js';
+import { defaultAuther, defaultOidc, type AutherConfig, type OidcConfig } from '../features/settings/repository.js';
 import { validateSettings } from '../features/settings/service.js';
 import { convert } from '../config/load.js';
 import {
@@ -22,9 +22,9 @@ import {
 } from './flags.js';
 import { CliError, UsageError, withCommon, withDb, type CliContext, type CommonOptions } from './context.js';
 
-export const DEFAULT_RECAPTCHA_HOST = 'https://www.google.com'; // api.md §6
+export const DEFAULT_RECAPTCHA_HOST = 'https://www.google.com'; // docs/configuration.md (--recaptcha.host)
 
-const AUTH_METHODS: readonly AuthMethod[] = ['json', 'proxy', 'hook', 'noauth'];
+const AUTH_METHODS: readonly AuthMethod[] = ['json', 'proxy', 'hook', 'noauth', 'oidc'];
 
 export interface ExportedConfig {
   settings: StoredSettings & { authMethod: AuthMethod };
@@ -35,12 +35,39 @@ export interface ExportedConfig {
 /** The whole configuration; `mask` hides the reCAPTCHA secret (for printing). */
 export async function readConfig(ctx: Pick<CliContext, 'settings'>, mask: boolean): Promise<ExportedConfig> {
   const [settings, auther, server] = await Promise.all([ctx.settings.settings(), ctx.settings.auther(), ctx.settings.server()]);
-  const shown: AutherConfig = mask && auther.recaptcha?.secret ? { ...auther, recaptcha: { ...auther.recaptcha, secret: '********' } } : auther;
+  let shown: AutherConfig = mask && auther.recaptcha?.secret ? { ...auther, recaptcha: { ...auther.recaptcha, secret: '********' } } : auther;
+  if (mask && shown.oidc?.clientSecret) shown = { ...shown, oidc: { ...shown.oidc, clientSecret: '********' } };
   return { settings: { ...settings, authMethod: auther.method }, server, auther: shown };
 }
 
 function printConfig(ctx: CliContext, cfg: ExportedConfig): void {
   ctx.out(JSON.stringify(cfg, null, 2));
+}
+
+function isHttpUrl(text: string): URL | null {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u : null;
+  } catch {
+    return null;
+  }
+}
+
+/** docs/api.md §2.13: what the oidc method cannot run without. */
+export function oidcProblems(o: OidcConfig | null): string[] {
+  if (!o) return ['--auth.method oidc needs --oidc.issuer, --oidc.client-id, --oidc.client-secret and --oidc.redirect-url'];
+  const problems: string[] = [];
+  if (!isHttpUrl(o.issuer)) problems.push('--oidc.issuer must be an http(s) URL');
+  if (!o.clientId) problems.push('--auth.method oidc needs --oidc.client-id');
+  if (!o.clientSecret) problems.push('--auth.method oidc needs --oidc.client-secret');
+  const cb = isHttpUrl(o.redirectUrl);
+  if (!cb || !cb.pathname.endsWith('/api/oidc/callback') || cb.search || cb.hash || cb.username || cb.password) {
+    problems.push('--oidc.redirect-url must be this server\'s http(s) URL ending in /api/oidc/callback');
+  }
+  if (!o.scopes.split(' ').includes('openid')) problems.push('--oidc.scopes must include openid');
+  if (!o.usernameClaim) problems.push('--oidc.username-claim must not be empty');
+  if (Boolean(o.adminClaim) !== Boolean(o.adminValue)) problems.push('--oidc.admin-claim and --oidc.admin-value go together');
+  return problems;
 }
 
 /** Checks an auther as a whole: the method's own configuration must be complete. */
@@ -49,14 +76,8 @@ export function autherProblems(a: AutherConfig): string[] {
   if (!AUTH_METHODS.includes(a.method)) problems.push(`auth method must be one of ${AUTH_METHODS.join(', ')}`);
   if (a.method === 'proxy' && !a.header.trim()) problems.push('--auth.method proxy needs --auth.header');
   if (a.method === 'hook' && !a.command.trim()) problems.push('--auth.method hook needs --auth.command');
-  if (a.recaptcha && a.recaptcha.host) {
-    try {
-      const u = new URL(a.recaptcha.host);
-      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
-    } catch {
-      problems.push('--recaptcha.host must be an http(s) URL');
-    }
-  }
+  if (a.method === 'oidc') problems.push(...oidcProblems(a.oidc));
+  if (a.recaptcha && a.recaptcha.host && !isHttpUrl(a.recaptcha.host)) problems.push('--recaptcha.host must be an http(s) URL');
   return problems;
 }
 
@@ -139,6 +160,7 @@ export function importedConfig(data: unknown): { settings: StoredSettings; authe
   const a = isObject(data.auther) ? data.auther : {};
   const method = (a.method ?? s.authMethod ?? 'json') as AuthMethod;
   const auther: AutherConfig = { ...defaultAuther(method), ...(a as Partial<AutherConfig>), method };
+  auther.oidc = isObject(a.oidc) ? { ...defaultOidc(), ...(a.oidc as Partial<OidcConfig>) } : null;
   problems.push(...autherProblems(auther));
   const server: Partial<ServerConfig> = {};
   const srv = isObject(data.server) ? data.server : {};

@@ -56,6 +56,18 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+/** Is there an initialised Coffer database where `opts` point? (A dry run must not create one.) */
+export async function hasDatabase(opts: CommonOptions): Promise<boolean> {
+  const database = (await loadExplicit(opts)).database ?? './coffer.db';
+  if (!isPostgresUrl(database) && !(await exists(path.resolve(database)))) return false;
+  const db = await openDb(database);
+  try {
+    return await createSettingsRepository(db).isInitialised();
+  } finally {
+    await db.close();
+  }
+}
+
 /**
  * Opens the database, runs `fn`, closes it. `create` allows a database that does not exist yet
  * (config init/import); otherwise it must be initialised (a server ran once, or config init).

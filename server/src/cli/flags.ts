@@ -1,5 +1,5 @@
 /**
- * The value flags of the admin commands (api.md §6 table): user fields (users add/update and the
+ * The value flags of the admin commands (docs/configuration.md, `coffer config set`): user fields (users add/update and the
  * settings' user defaults), global settings and the auther (config init/set). Each flag is
  * declared once with its parser; parsing collects every problem before anything is written.
  */
@@ -8,7 +8,7 @@ import { PERMISSION_NAMES, type AuthMethod, type Permissions, type Sorting } fro
 import { convert } from '../config/load.js';
 import { OPTIONS, type OptionSpec, type ServerConfig } from '../config/schema.js';
 import type { StoredSettings } from '../features/settings/defaults.js';
-import type { AutherConfig } from '../features/settings/repository.js';
+import { defaultOidc, type AutherConfig, type OidcConfig } from '../features/settings/repository.js';
 
 export type FlagKind = 'boolean' | 'string' | 'integer' | 'list' | 'words';
 
@@ -89,6 +89,25 @@ function fixedMode(name: string, fixed: number) {
   };
 }
 
+/** The oidc method's settings (docs/api.md §2.13), kept in `auther.oidc`. */
+function oidcFlag<V>(name: string, kind: FlagSpec<unknown>['kind'], description: string, set: (o: OidcConfig, v: V) => void): FlagSpec<ConfigTarget> {
+  return flag<ConfigTarget, V>({ flag: `oidc.${name}`, kind, description, apply: (t, v) => set((t.auther.oidc ??= defaultOidc()), v) });
+}
+
+const OIDC_FLAGS: FlagSpec<ConfigTarget>[] = [
+  oidcFlag<string>('issuer', 'string', 'oidc: the issuer URL of the OpenID provider', (o, v) => void (o.issuer = v)),
+  oidcFlag<string>('client-id', 'string', 'oidc: the client id registered at the provider', (o, v) => void (o.clientId = v)),
+  oidcFlag<string>('client-secret', 'string', 'oidc: the client secret (client_secret_basic)', (o, v) => void (o.clientSecret = v)),
+  oidcFlag<string>('redirect-url', 'string', 'oidc: this server\'s callback as registered, e.g. https://files.example.com/api/oidc/callback', (o, v) => void (o.redirectUrl = v)),
+  oidcFlag<string>('scopes', 'string', 'oidc: scopes asked for (default "openid profile email")', (o, v) => void (o.scopes = v)),
+  oidcFlag<string>('username-claim', 'string', 'oidc: the claim that gives the user name (default preferred_username)', (o, v) => void (o.usernameClaim = v)),
+  oidcFlag<boolean>('create-users', 'boolean', 'oidc: create unknown users with the user defaults at first sign-in (default true)', (o, v) => void (o.createUsers = v)),
+  oidcFlag<string>('admin-claim', 'string', 'oidc: the claim that makes a user admin, e.g. groups ("" = none)', (o, v) => void (o.adminClaim = v)),
+  oidcFlag<string>('admin-value', 'string', 'oidc: the value (or list member) of --oidc.admin-claim that makes a user admin', (o, v) => void (o.adminValue = v)),
+  oidcFlag<string>('name', 'string', 'oidc: the provider\'s name on the login button ("Sign in with …")', (o, v) => void (o.name = v)),
+  oidcFlag<boolean>('password-login', 'boolean', 'oidc: also show the password form and accept passwords (default true)', (o, v) => void (o.passwordLogin = v)),
+];
+
 export const SETTINGS_FLAGS: FlagSpec<ConfigTarget>[] = [
   flag<ConfigTarget, boolean>({ flag: 'signup', short: 's', kind: 'boolean', description: 'allow visitors to create accounts', apply: (t, v) => void (t.settings.signup = v) }),
   flag<ConfigTarget, boolean>({ flag: 'hide-login-button', kind: 'boolean', description: 'hide the login button on public pages', apply: (t, v) => void (t.settings.hideLoginButton = v) }),
@@ -98,10 +117,11 @@ export const SETTINGS_FLAGS: FlagSpec<ConfigTarget>[] = [
   flag<ConfigTarget, string[]>({ flag: 'shell', kind: 'words', description: 'shell that runs user commands, e.g. "sh -c" ("" = none: commands run without a shell)', apply: (t, v) => void (t.settings.shell = v) }),
   flag<ConfigTarget, string>({ flag: 'file-mode', kind: 'string', description: 'mode of created files: fixed at 0640 (S54), accepted for File Browser scripts', apply: fixedMode('file-mode', S54_FILE_MODE) }),
   flag<ConfigTarget, string>({ flag: 'dir-mode', kind: 'string', description: 'mode of created folders: fixed at 0750 (S54), accepted for File Browser scripts', apply: fixedMode('dir-mode', S54_DIR_MODE) }),
-  flag<ConfigTarget, AuthMethod>({ flag: 'auth.method', kind: 'string', choices: ['json', 'proxy', 'hook', 'noauth'], description: 'json, proxy (needs --auth.header), hook (needs --auth.command) or noauth', apply: (t, v) => void (t.auther.method = v) }),
+  flag<ConfigTarget, AuthMethod>({ flag: 'auth.method', kind: 'string', choices: ['json', 'proxy', 'hook', 'noauth', 'oidc'], description: 'json, proxy (needs --auth.header), hook (needs --auth.command), noauth or oidc (needs --oidc.issuer, --oidc.client-id, --oidc.client-secret, --oidc.redirect-url)', apply: (t, v) => void (t.auther.method = v) }),
   flag<ConfigTarget, string>({ flag: 'auth.header', kind: 'string', description: 'proxy auth: the header that carries the user name', apply: (t, v) => void (t.auther.header = v) }),
   flag<ConfigTarget, string>({ flag: 'auth.command', kind: 'string', description: 'hook auth: the command that checks credentials', apply: (t, v) => void (t.auther.command = v) }),
   flag<ConfigTarget, string>({ flag: 'auth.logout-page', kind: 'string', description: 'where the client goes after logout (default /login)', apply: (t, v) => void (t.auther.logoutPage = v) }),
+  ...OIDC_FLAGS,
   flag<ConfigTarget, string>({ flag: 'recaptcha.host', kind: 'string', description: 'reCAPTCHA host (default https://www.google.com)', apply: (t, v) => void (t.recaptcha.host = v) }),
   flag<ConfigTarget, string>({ flag: 'recaptcha.key', kind: 'string', description: 'reCAPTCHA site key', apply: (t, v) => void (t.recaptcha.key = v) }),
   flag<ConfigTarget, string>({ flag: 'recaptcha.secret', kind: 'string', description: 'reCAPTCHA secret', apply: (t, v) => void (t.recaptcha.secret = v) }),
@@ -112,6 +132,7 @@ export const SETTINGS_FLAGS: FlagSpec<ConfigTarget>[] = [
   flag<ConfigTarget, boolean>({ flag: 'branding.disable-external', kind: 'boolean', description: 'hide links to external sites', apply: (t, v) => void (t.settings.branding.disableExternal = v) }),
   flag<ConfigTarget, boolean>({ flag: 'branding.disable-used-percentage', kind: 'boolean', description: 'hide the used disk percentage', apply: (t, v) => void (t.settings.branding.disableUsedPercentage = v) }),
   flag<ConfigTarget, number>({ flag: 'tus.chunk-size', kind: 'integer', min: 1, description: 'upload chunk size in bytes (default 10485760)', apply: (t, v) => void (t.settings.tus.chunkSize = v) }),
+  flag<ConfigTarget, boolean>({ flag: 'webdav.refuse-mac-metadata', kind: 'boolean', description: "WebDAV answers macOS Finder's ._* and .DS_Store files as stored without storing them (default true)", apply: (t, v) => void (t.settings.webdav.refuseMacMetadata = v) }),
   flag<ConfigTarget, number>({ flag: 'tus.retry-count', kind: 'integer', min: 0, description: 'upload retries (default 5)', apply: (t, v) => void (t.settings.tus.retryCount = v) }),
 ];
 

@@ -1,12 +1,14 @@
-/** `coffer users ls|find|add|update|rm|export|import` (api.md §6), on the same rules as the users API. */
+/** `coffer users ls|find|add|update|rm|export|import` (README "Administration"), on the same rules as the users API. */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import YAML from 'yaml';
 import { PERMISSION_NAMES, type Permissions, type Rule } from '@coffer/protocol';
-import { checkPasswordPolicy, hashPassword, isBcrypt } from '../auth/passwords.js';
+import { checkPasswordPolicy, hashPassword, importedHashProblem } from '../auth/passwords.js';
+import { createAppPasswordService } from '../auth/app-passwords.js';
+import { createLoginThrottle } from '../auth/throttle.js';
 import { createTokenService } from '../auth/tokens.js';
-import { homeScope, validateUsername } from '../features/auth/home.js';
+import { homeScope, validateUsername } from '../features/signin/home.js';
 import { ensureScopeFolder } from '../fs/scope-folder.js';
 import { normaliseScope } from '../features/users/service.js';
 import { createUserRepository, type NewUser, type UserRecord } from '../features/users/repository.js';
@@ -85,8 +87,9 @@ async function scopeFolder(ctx: CliContext, scope: string): Promise<void> {
   await ensureScopeFolder(ctx.server.root, scope);
 }
 
-/** S21/S22: the user's tokens stop working at once. */
-async function revokeSessions(ctx: CliContext, userId: number): Promise<void> {
+/** S21/S22: the user's tokens and app passwords (docs/api.md §2.10) stop working at once. */
+export async function revokeSessions(ctx: CliContext, userId: number): Promise<void> {
+  await createAppPasswordService({ db: ctx.db, loginThrottle: createLoginThrottle() }).revokeUser(userId);
   const key = await ctx.settings.signingKey();
   if (!key) return;
   await createTokenService({ db: ctx.db, key, lifetimeSeconds: ctx.server.tokenExpirationTime }).revokeUser(userId);
@@ -146,10 +149,6 @@ function exported(u: UserRecord): ExportedUser {
   };
 }
 
-function isHash(s: string): boolean {
-  return isBcrypt(s) || /^\$argon2(id|i|d)\$/.test(s);
-}
-
 /** Validates an imported list completely; every problem is reported, nothing is written. */
 export function importedUsers(data: unknown): NewUser[] {
   const list = Array.isArray(data) ? data : [];
@@ -174,8 +173,9 @@ export function importedUsers(data: unknown): NewUser[] {
     if (seen.has(username.toLowerCase())) problems.push(`${who}: the name appears twice`);
     seen.add(username.toLowerCase());
     const hash = u.password || u.passwordHash || '';
-    // Never store a clear-text password: only argon2 or bcrypt hashes are imported (S34).
-    if (!isHash(hash)) problems.push(`${who}: password must be an argon2 or bcrypt hash`);
+    // Never store a clear-text password: only argon2 or bcrypt hashes of bounded cost are imported (S34).
+    const bad = importedHashProblem(hash);
+    if (bad) problems.push(`${who}: ${bad}`);
     let scope = '/';
     try {
       scope = normaliseScope(typeof u.scope === 'string' ? u.scope : '/');

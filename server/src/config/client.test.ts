@@ -6,20 +6,21 @@ import { defaultAuther } from '../features/settings/repository.js';
 
 const KEYS = [
   'AuthMethod', 'BaseURL', 'CSS', 'Color', 'DisableExternal', 'DisableUsedPercentage', 'EnableExec', 'EnableThumbs',
-  'HideLoginButton', 'LoginPage', 'LogoutPage', 'Name', 'NoAuth', 'ReCaptcha', 'ResizePreview', 'Signup', 'StaticURL',
-  'Theme', 'TusSettings', 'Version',
+  'EnableVideoThumbs', 'EnableWebDAV',
+  'HideLoginButton', 'IssuesURL', 'LoginPage', 'LogoutPage', 'Name', 'NoAuth', 'ProjectURL', 'ReCaptcha', 'ResizePreview',
+  'Signup', 'StaticURL', 'Theme', 'TrashDays', 'TusSettings', 'Version',
 ];
 const opts = { version: '1.2.3', customCss: false };
 
 describe('toClientConfig', () => {
-  it('builds exactly the keys of api.md §5, sorted, with the documented defaults', () => {
+  it('builds exactly the keys of docs/api.md §5.3, sorted, with the documented defaults', () => {
     const c = toClientConfig(defaults(), defaultSettings(), defaultAuther(), opts);
     expect(Object.keys(c)).toEqual(KEYS);
     expect(c).toEqual({
       AuthMethod: 'json', BaseURL: '', CSS: false, Color: '', DisableExternal: false, DisableUsedPercentage: false,
-      EnableExec: false, EnableThumbs: true, HideLoginButton: true, LoginPage: true, LogoutPage: '/login', Name: '',
-      NoAuth: false, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '',
-      TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3',
+      EnableExec: false, EnableThumbs: true, EnableVideoThumbs: false, EnableWebDAV: true, HideLoginButton: true, IssuesURL: '', LoginPage: true, LogoutPage: '/login',
+      Name: '', NoAuth: false, ProjectURL: '', ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '',
+      TrashDays: 30, TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3',
     });
   });
 
@@ -27,6 +28,20 @@ describe('toClientConfig', () => {
     const cfg = { ...defaults(), baseURL: '/coffer', disableExec: false, disableThumbnails: true, disablePreviewResize: true };
     const c = toClientConfig(cfg, defaultSettings(), defaultAuther(), opts);
     expect(c).toMatchObject({ BaseURL: '/coffer', StaticURL: '/coffer/static', EnableExec: true, EnableThumbs: false, ResizePreview: false });
+  });
+
+  it('says videos have thumbnails only when ffmpeg was found and thumbnails are on', () => {
+    expect(toClientConfig(defaults(), defaultSettings(), defaultAuther(), { ...opts, videoThumbs: true }).EnableVideoThumbs).toBe(true);
+    expect(toClientConfig({ ...defaults(), disableWebdav: true }, defaultSettings(), defaultAuther(), opts).EnableWebDAV).toBe(false);
+    const off = { ...defaults(), disableThumbnails: true };
+    expect(toClientConfig(off, defaultSettings(), defaultAuther(), { ...opts, videoThumbs: true }).EnableVideoThumbs).toBe(false);
+  });
+
+  it('passes the project and issue tracker addresses through (empty by default: no link)', () => {
+    const cfg = { ...defaults(), projectURL: 'https://example.org/coffer', issuesURL: 'https://example.org/coffer/issues' };
+    expect(toClientConfig(cfg, defaultSettings(), defaultAuther(), opts)).toMatchObject({
+      ProjectURL: 'https://example.org/coffer', IssuesURL: 'https://example.org/coffer/issues',
+    });
   });
 
   it('maps branding, signup and tus from the stored settings', () => {

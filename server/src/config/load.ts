@@ -1,3 +1,4 @@
+import { parse as parseToml } from 'smol-toml';
 import YAML from 'yaml';
 import { parseDuration } from '../lib/duration.js';
 import { parseRateLimits } from '../http/rate-limit.js';
@@ -9,7 +10,28 @@ export interface LoadResult {
   /** Values given by flag, environment or config file (highest wins). */
   explicit: ExplicitConfig;
   errors: string[];
+  /** What was given but is not honoured (File Browser habits Coffer does not share), for a warning at start. */
+  warnings: string[];
 }
+
+/**
+ * File Browser's serve options (its flags, `FB_<FLAG>` variables and `.filebrowser.*` keys). Each
+ * has a Coffer option of the same name and meaning; `password` is File Browser's bcrypt hash, which
+ * the first run stores as it is (services.ts).
+ */
+export const FILEBROWSER_OPTIONS: ReadonlySet<string> = new Set([
+  'address', 'log', 'port', 'cert', 'key', 'root', 'socket', 'socket-perm', 'baseurl', 'cache-dir',
+  'token-expiration-time', 'img-processors', 'disable-thumbnails', 'disable-preview-resize',
+  'disable-exec', 'disable-type-detection-by-header', 'database', 'noauth', 'username', 'password',
+]);
+
+/** `FB_TOKEN_EXPIRATION_TIME` for `token-expiration-time`, as File Browser names its variables. */
+export function fbEnvName(flag: string): string {
+  return 'FB_' + flag.replace(/-/g, '_').toUpperCase();
+}
+
+/** File Browser's config file names, searched in ./, $HOME and /etc/filebrowser when no -c is given. */
+export const FILEBROWSER_CONFIG_NAMES = ['.filebrowser.json', '.filebrowser.toml', '.filebrowser.yaml', '.filebrowser.yml'];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -49,6 +71,19 @@ export function convert(spec: OptionSpec, raw: unknown): { ok: true; value: unkn
       if (d === null || !Number.isFinite(d) || d < 0) return fail('expected a duration such as 2h, 30m or 90s');
       return { ok: true, value: d };
     }
+    case 'url': {
+      if (typeof raw !== 'string') return fail('expected an http:// or https:// address');
+      const text = raw.trim();
+      if (text === '') return { ok: true, value: '' };
+      let url: URL | null = null;
+      try {
+        url = new URL(text);
+      } catch {
+        url = null;
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fail('expected an http:// or https:// address');
+      return { ok: true, value: text };
+    }
     case 'list': {
       if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return { ok: true, value: raw.map((x) => x.trim()).filter(Boolean) };
       if (typeof raw === 'string') return { ok: true, value: raw.split(',').map((x) => x.trim()).filter(Boolean) };
@@ -58,7 +93,7 @@ export function convert(spec: OptionSpec, raw: unknown): { ok: true; value: unkn
 }
 
 export function parseConfigFile(name: string, text: string): Record<string, unknown> {
-  const data: unknown = /\.json$/i.test(name) ? JSON.parse(text) : YAML.parse(text);
+  const data: unknown = /\.json$/i.test(name) ? JSON.parse(text) : /\.toml$/i.test(name) ? parseToml(text) : YAML.parse(text);
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) throw new Error('the config file must hold an object');
   return data as Record<string, unknown>;
@@ -74,6 +109,7 @@ export function loadConfig(
   file: { name: string; text: string } | null,
 ): LoadResult {
   const errors: string[] = [];
+  const warnings: string[] = [];
   let fileValues: Record<string, unknown> = {};
   if (file) {
     try {
@@ -88,6 +124,7 @@ export function loadConfig(
     const candidates: [string, unknown][] = [
       [`--${spec.flag}`, flags[spec.key]],
       [envName(spec.flag), envValue],
+      [fbEnvName(spec.flag), FILEBROWSER_OPTIONS.has(spec.flag) ? env[fbEnvName(spec.flag)] : undefined],
       [`config file key ${spec.key}`, fileValues[spec.key] ?? fileValues[spec.flag] ?? fileValues[camel(spec.flag)]],
     ];
     const found = candidates.find(([, v]) => v !== undefined);
@@ -104,7 +141,13 @@ export function loadConfig(
     }
   }
   if (explicit.imgProcessors !== undefined && (explicit.imgProcessors as number) < 1) errors.push('img-processors: must be at least 1');
-  return { explicit: explicit as ExplicitConfig, errors };
+  const known = new Set(OPTIONS.flatMap((o) => [o.key, o.flag, camel(o.flag)]));
+  const strayKeys = Object.keys(fileValues).filter((k) => !known.has(k));
+  if (file && strayKeys.length) warnings.push(`config file ${file.name}: not Coffer settings, ignored: ${strayKeys.join(', ')}`);
+  const fbKnown = new Set(OPTIONS.filter((o) => FILEBROWSER_OPTIONS.has(o.flag)).map((o) => fbEnvName(o.flag)));
+  const strayEnv = Object.keys(env).filter((k) => k.startsWith('FB_') && env[k] !== undefined && !fbKnown.has(k));
+  if (strayEnv.length) warnings.push(`File Browser variables Coffer does not honour, ignored: ${strayEnv.sort().join(', ')}`);
+  return { explicit: explicit as ExplicitConfig, errors, warnings };
 }
 
 /** The defaults of every option. */
@@ -122,6 +165,7 @@ export function resolveConfig(explicit: ExplicitConfig, stored: Partial<ServerCo
   if (cfg.socket && (explicit.cert || explicit.key)) problems.push('--socket cannot be combined with --cert/--key');
   if (Boolean(cfg.cert) !== Boolean(cfg.key)) problems.push('--cert and --key go together');
   if (cfg.port > 65535) problems.push('--port must be at most 65535');
+  if (!['none', 'admins', 'all'].includes(cfg.requireSecondFactor)) problems.push('--require-second-factor must be none, admins or all');
   if (cfg.tokenExpirationTime <= 0) cfg.tokenExpirationTime = defaults().tokenExpirationTime;
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(cfg);

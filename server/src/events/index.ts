@@ -1,5 +1,5 @@
 /**
- * The typed hook point around file writes (api.md §19.2, §19.3). Routes call
+ * The typed hook point around file writes (docs/api.md §16.4, §16.5). Routes call
  * `events.before(name, ctx)` after their own permission, rule and conflict checks and right before
  * the filesystem change, then `events.after(name, ctx)` once it succeeded. The command runner (a
  * later issue), the share clean-up (S48) and the preview cache subscribe here; with no listener
@@ -13,7 +13,7 @@ import type { ScopedPath } from '../fs/resolve.js';
 export type FileEvent = EventName; // 'save' | 'copy' | 'rename' | 'upload' | 'delete'
 export type Phase = 'before' | 'after';
 
-/** What a listener learns about one operation (api.md §19.4's FILE / DESTINATION / SCOPE / USERNAME). */
+/** What a listener learns about one operation (docs/api.md §16.6's FILE / DESTINATION / SCOPE / USERNAME). */
 export interface FileEventContext {
   user: { id: number; username: string; scope: string };
   /** The item: the new item (upload), the saved file (save), the source (copy, rename), the deleted item (delete). */
@@ -34,7 +34,7 @@ export class HookFailed extends HttpError {
 }
 
 export interface AfterOptions {
-  /** tus completion: failures are logged only (§19.3). */
+  /** tus completion: failures are logged only (docs/api.md §16.5). */
   ignoreFailures?: boolean;
 }
 
@@ -66,7 +66,7 @@ export function createEventBus(initialLog?: Log) {
     },
     /**
      * Runs `after_<event>` listeners. A failure is logged; by default it then fails the request
-     * with 500 although the operation happened (§19.3), unless `ignoreFailures`.
+     * with 500 although the operation happened (docs/api.md §16.5), unless `ignoreFailures`.
      */
     async after(event: FileEvent, ctx: FileEventContext, opts: AfterOptions = {}): Promise<void> {
       try {

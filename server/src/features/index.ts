@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authRoutes } from './auth/routes.js';
+import { signinRoutes } from './signin/routes.js';
+import { oidcRoutes } from './signin/oidc-routes.js';
 import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -14,13 +15,26 @@ import { rawRoutes } from './raw/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { subtitleRoutes } from './subtitle/routes.js';
 import { previewRoutes } from './preview/routes.js';
+import { sessionsRoutes } from './sessions/routes.js';
+import { jobsRoutes } from './jobs/routes.js';
+import { webdavRoutes } from './webdav/routes.js';
+import { secondFactorRoutes } from './sessions/second-factor-routes.js';
+import { extractRoutes } from './extract/routes.js';
+import { compressRoutes } from './compress/routes.js';
+import { archiveListRoutes } from './extract/list-routes.js';
+import { trashRoutes } from './trash/routes.js';
+import { passkeyRoutes } from './passkeys/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
  * folder owns its routes.
  */
 export const FEATURES: FastifyPluginAsync[] = [
-  authRoutes,
+  signinRoutes,
+  oidcRoutes,
+  sessionsRoutes,
+  secondFactorRoutes,
+  passkeyRoutes,
   staticRoutes,
   usersRoutes,
   settingsRoutes,
@@ -35,4 +49,10 @@ export const FEATURES: FastifyPluginAsync[] = [
   searchRoutes,
   subtitleRoutes,
   previewRoutes,
+  jobsRoutes,
+  webdavRoutes,
+  extractRoutes,
+  compressRoutes,
+  archiveListRoutes,
+  trashRoutes,
 ];

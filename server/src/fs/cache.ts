@@ -1,5 +1,5 @@
 /**
- * A small content cache on disk (previews, api.md §10): `<dir>/<h[0]>/<h[1:3]>/<h>` for a hex key
+ * A small content cache on disk (previews, docs/api.md §9): `<dir>/<h[0]>/<h[1:3]>/<h>` for a hex key
  * `h`. Entries are written to a temporary name and renamed into place, so a reader never sees half
  * a file; a failed write only loses the cache entry. Not user data: the folder is the operator's
  * `--cache-dir`.

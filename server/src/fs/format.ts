@@ -1,4 +1,4 @@
-/** Go-compatible renderings of stat data that File Browser's JSON carries (api.md §8). */
+/** Go-compatible renderings of stat data that File Browser's JSON carries (docs/api.md §7.1). */
 import { constants } from 'node:fs';
 
 const S_IFMT = constants.S_IFMT;
@@ -114,7 +114,7 @@ export function splitNs(ns: bigint): { sec: number; nsec: number } {
   return { sec: Number(sec), nsec: Number(nsec) };
 }
 
-/** api.md §8 POST/PUT: `ETag: "<hex of mtime in ns><hex of size>"`. */
+/** docs/api.md §7.7 POST/PUT: `ETag: "<hex of mtime in ns><hex of size>"`. */
 export function etagOf(mtimeNs: bigint, size: number | bigint): string {
   return `"${mtimeNs.toString(16)}${BigInt(size).toString(16)}"`;
 }

@@ -1,43 +1,28 @@
 /**
- * Folder listings and the metadata of one resource (api.md §8 GET). A listing is one readdir plus
+ * Folder listings and the metadata of one resource (docs/api.md §7.2 GET). A listing is one readdir plus
  * one lstat per entry (stat of the target for a link) and opens no file (S85); escaping links are
  * left out (S6), rule-denied and hidden entries too (S12).
  *
  * Built for 100,000-entry folders: the stats arrive as typed arrays (worker-pool.ts), the order is
- * computed on indices, and the JSON text is written directly — no object per entry.
+ * computed on indices, and the JSON text is written directly — no object per entry. A big listing
+ * leaves its garbage to one full collection soon after it (release.ts).
  */
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Rule, Sorting } from '@coffer/protocol';
+import type { FolderListing, ResourceItem, Rule, Sorting } from '@coffer/protocol';
 import { extensionOf, detectType, type ResourceType } from './types.js';
 import { cachedRfc3339Nano, goFileMode, isDirMode, isRegularMode, rfc3339Nano, splitNs } from './format.js';
 import { isTempName } from './names.js';
+import { BIG_WORK_ENTRIES, touchBigWork } from './release.js';
 import { reservedNamesIn } from './reserved.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { naturalOrder, orderByName, sortIndices, sortsByName, type SortSource } from './sort.js';
-import { ENTRY, statBatches, statNames, type StatPart } from './worker-pool.js';
+import { DIRENT, ENTRY, readFolder, statBatches, statNames, type StatPart } from './worker-pool.js';
 import { linkTarget } from './walk.js';
 
-/** One entry as the API reports it; field order as File Browser emits it. */
-export interface ResourceItem {
-  path: string;
-  name: string;
-  size: number;
-  extension: string;
-  modified: string;
-  mode: number;
-  isDir: boolean;
-  isSymlink: boolean;
-  type: ResourceType;
-}
-
-export interface FolderListing extends ResourceItem {
-  items: ResourceItem[];
-  numDirs: number;
-  numFiles: number;
-  sorting: Sorting;
-}
+/** One entry as the API reports it, and a folder's listing: packages/protocol (field order included). */
+export type { FolderListing, ResourceItem };
 
 export interface ListingViewer extends RuleSubject {
   sorting: Sorting;
@@ -128,12 +113,12 @@ interface Entries extends Judged {
  * workers stat.
  */
 async function collect(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<Entries> {
-  const names = await readdir(dir.real);
+  const { names } = await readFolder(dir.real);
   const stats = statNames(dir.real, dir.root, names);
   const candidates = visible(dir, names, viewer, globalRules);
   const byName = sortsByName(viewer.sorting);
   // A name sorting needs the natural order; the others sort stably from "disk order", which is
-  // name order (api.md §8; readdir gives no order).
+  // name order (docs/api.md §7.5; readdir gives no order).
   const ordered = byName ? naturalOrder(candidates, (i) => names[i]!) : codeUnitOrder(candidates, names);
   const j = judged(await stats);
   const kept: number[] = [];
@@ -173,7 +158,7 @@ function emitItem(name: string, j: Judged, i: number, fmt: Format, emit: Emit): 
   const isDir = isDirMode(st);
   const size = raw.size[i]!;
   const extension = extensionOf(name);
-  // Listings type as if header reading were off and the viewer could modify (api.md §8, S85).
+  // Listings type as if header reading were off and the viewer could modify (docs/api.md §7.4, S85).
   const type: ResourceType = j.broken.has(i)
     ? 'invalid_link'
     : isDir
@@ -269,9 +254,12 @@ async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries,
  * receives the listing while the rest is being statted. Links and entries of unknown type form
  * the first batch: their kind decides their group, and links leaving the area are not listed.
  */
-async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<(self: ResourceItem) => AsyncGenerator<Buffer>> {
-  const dirents = await readdir(dir.real, { withFileTypes: true });
-  const names = dirents.map((d) => d.name);
+async function namePieces(
+  dir: ScopedPath,
+  viewer: ListingViewer,
+  globalRules: readonly Rule[],
+): Promise<{ entries: number; pieces: (self: ResourceItem) => AsyncGenerator<Buffer> }> {
+  const { names, types } = await readFolder(dir.real);
   const candidates = visible(dir, names, viewer, globalRules);
   const { asc } = viewer.sorting;
   // By entry: FOLDER by readdir's type, EARLY for a link or an entry of unknown type.
@@ -280,10 +268,9 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
   const kind = new Uint8Array(names.length);
   const early: number[] = [];
   for (const i of candidates) {
-    const d = dirents[i]!;
-    if (d.isFile()) continue;
-    if (d.isDirectory()) kind[i] = FOLDER;
-    else if (d.isSymbolicLink() || !(d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice())) {
+    const t = types[i]!;
+    if (t === DIRENT.folder) kind[i] = FOLDER;
+    else if (t === DIRENT.link || t === DIRENT.unknown) {
       kind[i] = EARLY;
       early.push(i);
     }
@@ -313,7 +300,8 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
     order = orderByName(dropped.size > 0 ? natural.filter((i) => !dropped.has(i)) : natural, isDir, asc);
   }
 
-  return async function* pieces(self) {
+  return { entries: names.length, pieces };
+  async function* pieces(self: ResourceItem) {
     const out = new ItemWriter(dir);
     yield out.head(self, viewer.sorting);
     for (let from = 0; from < order.length; from += PIECE_ENTRIES) {
@@ -329,22 +317,39 @@ async function namePieces(dir: ScopedPath, viewer: ListingViewer, globalRules: r
       yield out.take();
     }
     yield out.tail();
-  };
+  }
 }
 
 /**
- * The listing as JSON, exactly as api.md §8 shapes it: denied/hidden children and escaping links
+ * The listing as JSON, exactly as docs/api.md §7.2 shapes it: denied/hidden children and escaping links
  * dropped, broken links as `invalid_link`, sorted by the viewer's sorting. The folder is read (and
  * any error raised) before this resolves; the text then comes piece by piece, so a big answer
  * leaves while it is being made.
  */
 export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<AsyncIterable<Buffer>> {
   if (sortsByName(viewer.sorting)) {
-    const [self, pieces] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules)]);
-    return pieces(self);
+    const [self, { entries, pieces }] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules)]);
+    return released(pieces(self), entries);
   }
   const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
-  return collectedPieces(dir, self, entries, viewer.sorting);
+  return released(collectedPieces(dir, self, entries, viewer.sorting), entries.names.length);
+}
+
+/**
+ * The pieces of a listing of `entries` entries; a big one marks big work (release.ts) while it is
+ * written and when it ends, however it ends.
+ */
+async function* released(pieces: AsyncGenerator<Buffer>, entries: number): AsyncGenerator<Buffer> {
+  if (entries < BIG_WORK_ENTRIES) return yield* pieces;
+  touchBigWork();
+  try {
+    for await (const piece of pieces) {
+      yield piece;
+      touchBigWork();
+    }
+  } finally {
+    touchBigWork();
+  }
 }
 
 /** The same JSON as one buffer. */
@@ -366,5 +371,6 @@ export async function listFolder(dir: ScopedPath, viewer: ListingViewer, globalR
     });
     if (isDir) numDirs++;
   }
+  if (entries.names.length >= BIG_WORK_ENTRIES) touchBigWork();
   return { ...self, items, numDirs, numFiles: items.length - numDirs, sorting: { by: viewer.sorting.by, asc: viewer.sorting.asc } };
 }

@@ -9,7 +9,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { Conflict, Forbidden } from '../http/errors.js';
-import { DIR_MODE, FILE_MODE, makeDirs, nodeIo, writeAtomic, type WriteIo } from './atomic.js';
+import { createdEntry, DIR_MODE, FILE_MODE, makeDirs, nodeIo, release, takeBack, writeAtomic, type Created, type WriteIo } from './atomic.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { resolveInArea, type ScopedPath } from './resolve.js';
 import { walk, type WalkSkip } from './walk.js';
@@ -85,14 +85,15 @@ export async function checkTree(src: ScopedPath, dstVirtual: string, opts: TreeO
   if (failed) throw failed.error;
 }
 
-async function copyFile(src: string, dst: ScopedPath, override: boolean, io: WriteIo): Promise<void> {
-  await writeAtomic(dst, createReadStream(src), { exclusive: !override, io });
+async function copyFile(src: string, dst: ScopedPath, override: boolean, io: WriteIo, owner?: object): Promise<void> {
+  await writeAtomic(dst, createReadStream(src), { exclusive: !override, io, owner });
 }
 
 /**
  * Copies a file or a folder tree (folders merged, files replaced only with `override`). Every
  * destination path is resolved again inside the destination's area, so a link already present
- * under the destination is never written through to the outside.
+ * under the destination is never written through to the outside. A copy that fails part way takes
+ * back the folders and files it created (files it replaced stay replaced, each whole).
  */
 export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
   const io = opts.io ?? nodeIo;
@@ -101,50 +102,66 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
     await copyFile(src.real, dst, opts.override, io);
     return;
   }
-  await makeDirs(dst.real, io);
-  let failure: unknown;
-  const onSkip = (s: WalkSkip) => {
-    if (s.reason === 'error') failure ??= s.error;
-  };
-  for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, descendLinks: true, onSkip })) {
-    if (e.kind === 'dangling' || e.kind === 'other') continue;
-    const target = await resolveInArea(area, { path: rebase(e.virtual, src.virtual, dst.virtual), trailingSlash: false }, { forWrite: true });
-    if (e.isDir) {
-      if (target.exists && !target.stat?.isDirectory()) throw new Conflict('a file is in the way of a folder');
-      await makeDirs(target.real, io);
-    } else {
-      if (target.exists && target.stat?.isDirectory()) throw new Conflict('a folder is in the way of a file');
-      await copyFile(e.real, target, opts.override, io);
+  const created: Created = [];
+  const owner = {};
+  try {
+    created.push(...(await makeDirs(dst.real, io, owner)));
+    let failure: unknown;
+    const onSkip = (s: WalkSkip) => {
+      if (s.reason === 'error') failure ??= s.error;
+    };
+    for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, descendLinks: true, onSkip })) {
+      if (e.kind === 'dangling' || e.kind === 'other') continue;
+      const target = await resolveInArea(area, { path: rebase(e.virtual, src.virtual, dst.virtual), trailingSlash: false }, { forWrite: true });
+      if (e.isDir) {
+        if (target.exists && !target.stat?.isDirectory()) throw new Conflict('a file is in the way of a folder');
+        created.push(...(await makeDirs(target.real, io, owner)));
+      } else {
+        if (target.exists && target.stat?.isDirectory()) throw new Conflict('a folder is in the way of a file');
+        await copyFile(e.real, target, opts.override, io, owner);
+        if (!target.exists) created.push(await createdEntry(target.real, false, owner));
+      }
     }
+    if (failure) throw failure;
+    release(created);
+  } catch (err) {
+    await takeBack(created);
+    throw err;
   }
-  if (failure) throw failure;
 }
 
 /**
  * Moves `src` (the entry itself: a link moves as a link) to `dst`. A file may replace a file
- * (`override` checked by the caller). Across filesystems: copy, then delete the source.
+ * (`override` checked by the caller). Across filesystems: copy, then delete the source. Parent
+ * folders made for the destination are removed again when the move fails.
  */
 export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
   const io = opts.io ?? nodeIo;
-  await makeDirs(path.dirname(dst.entry), io);
-  if (!opts.override) {
-    // No replacing: a name that appeared since the checks wins.
-    const taken = await fsp.lstat(dst.entry).then(
-      () => true,
-      () => false,
-    );
-    if (taken) throw new Conflict('the destination exists');
-  }
+  const made = await makeDirs(path.dirname(dst.entry), io);
   try {
-    await io.rename(src.entry, dst.entry);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') {
-      throw new Conflict('the destination is in the way', { cause: err });
+    if (!opts.override) {
+      // No replacing: a name that appeared since the checks wins.
+      const taken = await fsp.lstat(dst.entry).then(
+        () => true,
+        () => false,
+      );
+      if (taken) throw new Conflict('the destination exists');
     }
-    if (code !== 'EXDEV') throw err;
-    await copyTree(src, dst, { ...opts, override: opts.override });
-    await removeTree(src, opts);
+    try {
+      await io.rename(src.entry, dst.entry);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') {
+        throw new Conflict('the destination is in the way', { cause: err });
+      }
+      if (code !== 'EXDEV') throw err;
+      await copyTree(src, dst, { ...opts, override: opts.override });
+      await removeTree(src, opts);
+    }
+    release(made);
+  } catch (err) {
+    await takeBack(made);
+    throw err;
   }
 }
 
@@ -192,7 +209,7 @@ export function openRead(file: ScopedPath): NodeJS.ReadableStream {
   return createReadStream(file.real);
 }
 
-/** api.md §12: total and used bytes of the filesystem holding a folder (used = total − free). */
+/** docs/api.md §11: total and used bytes of the filesystem holding a folder (used = total − free). */
 export async function diskUsage(dir: ScopedPath): Promise<{ total: number; used: number }> {
   const s = await fsp.statfs(dir.real);
   const total = s.blocks * s.bsize;
@@ -200,6 +217,17 @@ export async function diskUsage(dir: ScopedPath): Promise<{ total: number; used:
 }
 
 /** Permission bits of an existing file, kept when it is saved. */
+/**
+ * Whether a resolved entry, or a place below it (`sub`, "/a/b"), is on disk now — the entry
+ * itself, not a link's target. A delete leaves what the caller's rules deny (S7).
+ */
+export async function stillPresent(target: Pick<ScopedPath, 'entry'>, sub = ''): Promise<boolean> {
+  return fsp.lstat(target.entry + sub.split('/').join(path.sep)).then(
+    () => true,
+    () => false,
+  );
+}
+
 export function permissionBits(file: ScopedPath): number {
   return file.stat ? file.stat.mode & 0o7777 : FILE_MODE;
 }

@@ -3,8 +3,8 @@
  * takes something the resolver or the walker produced (a ScopedPath or a WalkEntry), never a
  * string from a request.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ScopedPath } from './resolve.js';
 import type { WalkEntry } from './walk.js';
@@ -84,7 +84,8 @@ export type FileChunks = AsyncGenerator<Buffer> & { close(): Promise<void> };
  * complete). `close()` releases the file when the iterator is abandoned unstarted.
  */
 export async function openExact(p: Readable_, size: number, chunk = 256 * 1024): Promise<FileChunks> {
-  const fh = await open(p.real, 'r');
+  // The file walked, not what its name leads to now (a link swapped in since, to a file outside the scope).
+  const fh = await openForChild(p);
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -107,4 +108,78 @@ export async function openExact(p: Readable_, size: number, chunk = 256 * 1024):
     }
   }
   return Object.assign(read(), { close });
+}
+
+/** Bytes per read of `pumpFile` and the reads it keeps ahead of the writes. */
+export const PUMP_CHUNK = 512 * 1024;
+const PUMP_BUFFERS = 2;
+
+/**
+ * Hands the bytes [start, end] (inclusive) of a resolved regular file to `write`, piece by piece,
+ * through a few buffers reused for the whole file: `write` resolves once its piece may be
+ * overwritten (a socket took it). A stream allocates a new buffer per read, and for a large file
+ * those buffers (external memory to V8) set off a full garbage collection every few dozen MiB — on
+ * a busy machine most of the time of a 1 GiB download (bench/README.md "WebDAV"). The next piece
+ * is read while the last one is written. Throws when the file turns out shorter than `end` (the
+ * answer announced its length) or is no longer the inode resolved; `signal` stops it.
+ */
+export async function pumpFile(
+  p: Readable_,
+  range: { start: number; end: number },
+  write: (piece: Buffer) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!p.stat?.isFile()) throw new Error('not a resolved regular file');
+  // O_NONBLOCK: a FIFO swapped in for the file must not hang the open (regular files ignore it);
+  // it opens and is refused below (not a regular file, another inode).
+  const fh = await open(p.real, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.dev !== p.stat.dev || st.ino !== p.stat.ino) throw new Error('file changed while being read');
+    const total = range.end - range.start + 1;
+    const size = Math.max(1, Math.min(PUMP_CHUNK, total));
+    const bufs = Array.from({ length: Math.min(PUMP_BUFFERS, Math.ceil(total / size)) }, () => Buffer.allocUnsafeSlow(size));
+    const writing: (Promise<void> | undefined)[] = bufs.map(() => undefined);
+    let failed: unknown;
+    for (let pos = range.start, k = 0; pos <= range.end; k = (k + 1) % bufs.length) {
+      await writing[k];
+      if (failed !== undefined) throw failed;
+      if (signal?.aborted) throw signal.reason;
+      const buf = bufs[k]!;
+      const want = Math.min(size, range.end + 1 - pos);
+      let got = 0;
+      while (got < want) {
+        const { bytesRead } = await fh.read(buf, got, want - got, pos + got);
+        if (bytesRead === 0) throw new Error(`file shrank while being read (${pos + got - range.start} of ${total} bytes)`);
+        got += bytesRead;
+      }
+      pos += got;
+      writing[k] = write(got === buf.length ? buf : buf.subarray(0, got)).catch((err: unknown) => void (failed ??= err));
+    }
+    await Promise.all(writing);
+    if (failed !== undefined) throw failed;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Opens a resolved regular file for a child process to read as an inherited descriptor (ffmpeg,
+ * features/preview/video.ts). The handle must be the very file the resolver checked (same device
+ * and inode, not a link): a name swapped since for a link cannot hand the child a file outside
+ * the scope. The caller closes the handle.
+ */
+export async function openForChild(p: Readable_): Promise<FileHandle> {
+  // O_NONBLOCK: a FIFO swapped in for the file must not hang the open (regular files ignore it).
+  const fh = await open(p.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || !p.stat || st.dev !== p.stat.dev || st.ino !== p.stat.ino) {
+      throw new Error('file changed since it was resolved');
+    }
+    return fh;
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
 }

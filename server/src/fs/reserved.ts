@@ -5,7 +5,7 @@
  * signing key and every password hash. Checked on real (link-resolved) paths, so no link or
  * scope reaches them either.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 const reserved = new Set<string>();
@@ -36,4 +36,35 @@ export function reservedNamesIn(dirReal: string): ReadonlySet<string> {
   const dir = path.resolve(dirReal);
   for (const r of reserved) if (path.dirname(r) === dir) names.add(path.basename(r));
   return names;
+}
+
+/** A reserved path at or below a folder, as the command sandbox covers it. */
+export interface ReservedWithin {
+  path: string;
+  /** `missing` also for a link: a mount on it would follow the link (its target, when inside, is listed itself). */
+  kind: 'file' | 'dir' | 'missing';
+}
+
+/**
+ * Coffer's own files at or below the real folder `dir` (a scope root), under every name they have
+ * (as configured and link-resolved), for the command sandbox to cover. A `dir` that itself lies
+ * inside a reserved folder is reported as one reserved folder, `dir` itself.
+ */
+export async function reservedWithin(dir: string): Promise<ReservedWithin[]> {
+  const inside = (parent: string, p: string) => p === parent || p.startsWith(parent === path.sep ? parent : parent + path.sep);
+  const names = new Set<string>();
+  for (const r of reserved) {
+    names.add(r);
+    const real = await realpath(r).catch(() => undefined);
+    if (real) names.add(real);
+  }
+  const out = new Map<string, ReservedWithin>();
+  for (const p of names) {
+    if (inside(p, dir)) out.set(dir, { path: dir, kind: 'dir' });
+    else if (inside(dir, p) && !out.has(p)) {
+      const st = await lstat(p).catch(() => undefined);
+      out.set(p, { path: p, kind: st?.isDirectory() ? 'dir' : st && !st.isSymbolicLink() ? 'file' : 'missing' });
+    }
+  }
+  return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -1,5 +1,5 @@
 /**
- * The one path resolver (architecture.md "Paths", api.md §15, S1–S7): request path → canonical
+ * The one path resolver (docs/api.md §6.2, §6.5, S1–S7; fs/README.md): request path → canonical
  * virtual path → rules/hidden check → real path inside the area, symlinks resolved component by
  * component and never followed out of it. Every feature touching user files goes through here and
  * works on the resulting ScopedPath, never on a string.
@@ -16,6 +16,8 @@ import { isDenied, type RuleSubject } from './rules.js';
 
 /** Linux's own limit on links followed in one resolution (MAXSYMLINKS). */
 const MAX_LINKS = 40;
+/** Linux's PATH_MAX: bytes of a path, its terminating NUL included. */
+const PATH_MAX = 4096;
 
 /**
  * A path that went through the resolver. Only this module creates one (branded); every function
@@ -75,7 +77,7 @@ export function isInside(dir: string, p: string): boolean {
 
 function wrapFsError(err: unknown): never {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENAMETOOLONG') throw new BadRequest('file name too long');
+  if (code === 'ENAMETOOLONG') throw new BadRequest('name too long');
   if (code === 'ELOOP') throw new Forbidden('too many levels of symbolic links');
   if (code === 'EACCES' || code === 'EPERM') throw new Forbidden();
   throw err;
@@ -187,7 +189,7 @@ export async function resolveInArea(
   const virtual = canon.path;
   const names = virtual === '/' ? [] : virtual.slice(1).split('/');
   for (const n of names) {
-    if (Buffer.byteLength(n) > 255) throw new BadRequest('file name too long');
+    if (Buffer.byteLength(n) > 255) throw new BadRequest('name too long');
     if (isTempName(n)) throw new Forbidden('staging files are not addressable');
   }
   // The entry itself: its parent resolved, plus its own name (not followed).
@@ -231,6 +233,9 @@ export async function resolveInArea(
     }
   }
   if (isReserved(real) || isReserved(entry)) throw new Forbidden('reserved for the server');
+  // A path the filesystem cannot take is refused before anything is created (a tus upload would
+  // otherwise be accepted whole and fail at the end).
+  if (opts.forWrite && Buffer.byteLength(real) >= PATH_MAX) throw new BadRequest('name too long');
   if (!exists && opts.mustExist) throw new NotFound();
   return { virtual, real, entry, root: area.root, trailingSlash: canon.trailingSlash, exists, isSymlink, stat: st } as ScopedPath;
 }

@@ -1,5 +1,5 @@
 /**
- * Rule matching (api.md §7, §15, S3, S12). Rules apply to the canonical, scope-relative virtual
+ * Rule matching (docs/api.md §6.3, S3, S12). Rules apply to the canonical, scope-relative virtual
  * path; global rules first, then the user's; start allowed; every matching rule sets the result to
  * its `allow` — the last match wins.
  */
@@ -73,14 +73,14 @@ export function rulesDeny(globalRules: readonly Rule[], userRules: readonly Rule
   return !allowed;
 }
 
-/** `hideDotfiles`: the last segment starts with "." (§15; files inside a dot-folder are not matched). */
+/** `hideDotfiles`: the last segment starts with "." (docs/api.md §6.4; files inside a dot-folder are not matched). */
 export function isHiddenName(virtual: string): boolean {
   const name = virtual.slice(virtual.lastIndexOf('/') + 1);
   return name.startsWith('.');
 }
 
 /**
- * The "rules/hidden check" of §15: rules (global then user) plus, when `hidden` is on (default),
+ * The "rules/hidden check" of docs/api.md §6.3, §6.4: rules (global then user) plus, when `hidden` is on (default),
  * the user's hideDotfiles. Copy/move/delete descendant walks pass `{ hidden: false }`.
  */
 export function isDenied(
@@ -93,7 +93,7 @@ export function isDenied(
   return rulesDeny(globalRules, user.rules, virtual);
 }
 
-/** True when any rule exists at all (§8: descendant checks only matter then). */
+/** True when any rule exists at all (docs/api.md §7.9: descendant checks only matter then). */
 export function hasRules(user: RuleSubject, globalRules: readonly Rule[]): boolean {
   return user.rules.length > 0 || globalRules.length > 0;
 }

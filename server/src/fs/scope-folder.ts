@@ -1,14 +1,12 @@
 /**
- * Creates the folder a user's scope designates (api.md §3 POST: "the folder is created on disk",
+ * Creates the folder a user's scope designates (docs/api.md §3.4 POST: "the folder is created on disk",
  * S54 mode 0750). The path is resolved by fs/resolve first, so nothing is ever created through a
  * symbolic link or outside the server root (S4, S5); only the missing tail is made here.
  */
-import { mkdir } from 'node:fs/promises';
+import { keepDirs } from './atomic.js';
 import { canonicalPath } from './canonical.js';
 import { resolveInArea, serverRootReal } from './resolve.js';
-import { BadRequest } from '../http/errors.js';
-
-export const SCOPE_FOLDER_MODE = 0o750; // S54
+import { BadRequest, Conflict } from '../http/errors.js';
 
 /** mkdir -p of a canonical virtual scope under the server root; 400 when a file is in the way. */
 export async function ensureScopeFolder(serverRoot: string, scope: string): Promise<void> {
@@ -19,10 +17,9 @@ export async function ensureScopeFolder(serverRoot: string, scope: string): Prom
     return;
   }
   try {
-    await mkdir(target.real, { recursive: true, mode: SCOPE_FOLDER_MODE });
+    await keepDirs(target.real); // 0750 (S54); a failure part way removes what it made
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR' || code === 'EEXIST') throw new BadRequest('a file is in the way of the scope folder', { cause: err });
+    if (err instanceof Conflict) throw new BadRequest('a file is in the way of the scope folder', { cause: err });
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The walk behind search (api.md §13, S6, S84): names only, depth first in sorted order, one
+ * The walk behind search (docs/api.md §12, S6, S84): names only, depth first in sorted order, one
  * readdir per folder with the entry types it returns (no stat per entry, as `find` does), folder
  * listings read a few ahead of the walk, links never descended and reported only when their target
  * stays inside the area. Entries come in batches (paths are built only for the ones the caller

@@ -92,7 +92,7 @@ describe('natural order, fast paths', () => {
   });
 });
 
-describe('File Browser sorting quirks (api.md §8)', () => {
+describe('File Browser sorting quirks (docs/api.md §7.5)', () => {
   const items = () => [f('b', 5, 3), f('dir2', 4096, 1, true), f('a', 10, 2), f('dir1', 100, 4, true), f('c', 1, 1)];
   it('name asc:false is A→Z with folders first; asc:true reverses', () => {
     expect(names(sortItems(items(), { by: 'name', asc: false }))).toEqual(['dir1', 'dir2', 'a', 'b', 'c']);

@@ -1,5 +1,5 @@
 /**
- * Listing order (api.md §8 "Sorting"), with File Browser's quirks: `name` with `asc: false` is
+ * Listing order (docs/api.md §7.5), with File Browser's quirks: `name` with `asc: false` is
  * A→Z, folders first; `size` groups folders after files when descending; `modified` has no folder
  * grouping; an unknown `by` keeps disk order (or acts as name/asc:true).
  */

@@ -186,6 +186,17 @@ describe('commit', () => {
     expect(await readFile(path.join(root, 'f.txt'), 'utf8')).toBe('new');
   });
 
+  it('removes the parent folders it made when the file cannot be placed; folders that were there stay', async () => {
+    await mkdir(path.join(root, 'kept'));
+    await staging.create(ID);
+    await write(staging, ID, 0, iter('abc'), 3);
+    // The staged file is gone (an operator cleaned up): placing it fails after the folders were made.
+    await unlink(path.join(staging.dir, ID));
+    await expect(staging.commit(ID, 3, await target('/kept/new/deeper/f.txt'), false)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(root)).toEqual(['kept']);
+    expect(await readdir(path.join(root, 'kept'))).toEqual([]);
+  });
+
   it('copies, fsyncs and renames across filesystems, leaving no temporary file', async () => {
     const shm = await mkdtemp('/dev/shm/coffer-staging-').catch(() => null);
     if (!shm) return;

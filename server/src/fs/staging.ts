@@ -1,5 +1,5 @@
 /**
- * The upload staging area (api.md §14 "Final file", S51): bytes of unfinished uploads live in
+ * The upload staging area (docs/api.md §13, S51): bytes of unfinished uploads live in
  * `<data dir>/uploads/<id>`, out of every user's sight, and move into place with one rename (or
  * a no-clobber link) once complete. Only this module touches the staging files.
  *
@@ -14,6 +14,7 @@ import { copyFile, link, lstat, mkdir, open, readdir, readFile, realpath, rename
 import os from 'node:os';
 import path from 'node:path';
 import { isPostgresUrl } from '../db/index.js';
+import { makeDirs, release, takeBack } from './atomic.js';
 import { createBatchWriter, WriteFailure } from './batch-writer.js';
 import { TEMP_PREFIX } from './names.js';
 import type { ScopedPath } from './resolve.js';
@@ -217,6 +218,30 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
     }
   }
 
+  /** Moves the staged file to its name; across filesystems through a hidden copy beside it. */
+  async function place(from: string, to: string, parent: string, override: boolean, id: string): Promise<void> {
+    try {
+      await moveInPlace(from, to, override);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      const tmp = path.join(parent, `${TEMP_PREFIX}${id}`); // hidden from listings, not addressable
+      try {
+        await copyFile(from, tmp);
+        const fh = await open(tmp, 'r+');
+        try {
+          await fh.chmod(STAGED_FILE_MODE);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        await moveInPlace(tmp, to, override);
+      } finally {
+        await unlink(tmp).catch(() => undefined);
+      }
+      await unlink(from).catch(() => undefined);
+    }
+  }
+
   const writerId = await kernelId();
 
   return {
@@ -308,29 +333,17 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
       const from = fileOf(dir, id);
       const to = target.real;
       const parent = path.dirname(to);
-      await mkdir(parent, { recursive: true, mode: STAGED_DIR_MODE });
-      // Bytes past the declared length can only be left-overs of an interrupted chunk. The
-      // fsync makes every chunk durable before the name points at it (architecture.md).
-      await truncateFile(from, length);
+      // The missing parent folders are made now, and removed again if the file cannot be placed.
+      const made = await makeDirs(parent);
       try {
-        await moveInPlace(from, to, override);
+        // Bytes past the declared length can only be left-overs of an interrupted chunk. The
+        // fsync makes every chunk durable before the name points at it (S51).
+        await truncateFile(from, length);
+        await place(from, to, parent, override, id);
+        release(made);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-        const tmp = path.join(parent, `${TEMP_PREFIX}${id}`); // hidden from listings, not addressable
-        try {
-          await copyFile(from, tmp);
-          const fh = await open(tmp, 'r+');
-          try {
-            await fh.chmod(STAGED_FILE_MODE);
-            await fh.sync();
-          } finally {
-            await fh.close();
-          }
-          await moveInPlace(tmp, to, override);
-        } finally {
-          await unlink(tmp).catch(() => undefined);
-        }
-        await unlink(from).catch(() => undefined);
+        await takeBack(made);
+        throw err;
       }
       await fsyncDir(parent);
     },

@@ -1,5 +1,5 @@
 /**
- * Subtitle discovery for a video's file answer (api.md §8 "Subtitles"): siblings named like the
+ * Subtitle discovery for a video's file answer (docs/api.md §7.3): siblings named like the
  * video, and any subtitle in a sibling `subs`/`subtitles` folder (one level of sub-folders named
  * like the video). Folder reads only; denied entries and escaping links are left out.
  */

@@ -3,7 +3,7 @@ import { detectType, extensionOf, isBinary, MAX_TEXT_SIZE, sniffMime } from './t
 
 const base = { special: false, sniff: true, canModify: true };
 
-describe('type detection (api.md §8)', () => {
+describe('type detection (docs/api.md §7.4)', () => {
   it('takes the extension, last dot only; a dotfile is its own extension', () => {
     expect(extensionOf('a.tar.gz')).toBe('.gz');
     expect(extensionOf('.bashrc')).toBe('.bashrc');

@@ -1,18 +1,19 @@
 /**
- * Type detection (api.md §8 "Type detection"): the MIME type from the extension; header sniffing
+ * Type detection (docs/api.md §7.4): the MIME type from the extension; header sniffing
  * (first 512 bytes) only for the single-file answer and only when enabled; listings never open a
  * file (S85).
  */
+import type { ResourceType } from '@coffer/protocol';
 import mime from 'mime';
 
-export type ResourceType = '' | 'video' | 'audio' | 'image' | 'pdf' | 'text' | 'textImmutable' | 'blob' | 'invalid_link';
+export type { ResourceType };
 
-/** api.md §8: text content and the `text` type stop at 10 MiB (S81). */
+/** docs/api.md §7.4: text content and the `text` type stop at 10 MiB (S81). */
 export const MAX_TEXT_SIZE = 10 * 1024 * 1024;
 /** Bytes read for sniffing and the binary check. */
 export const HEADER_BYTES = 512;
 
-/** File Browser's own additions to the platform table (api.md §8). */
+/** File Browser's own additions to the platform table (docs/api.md §7.4). */
 const EXTRA: Record<string, string> = {
   '.mkv': 'video/x-matroska',
   '.m4v': 'video/mp4',
@@ -27,7 +28,7 @@ const EXTRA: Record<string, string> = {
 
 const byExt = new Map<string, string>();
 
-/** Extension including the dot, last dot only; "" without one; `.bashrc` → ".bashrc" (api.md §8). */
+/** Extension including the dot, last dot only; "" without one; `.bashrc` → ".bashrc" (docs/api.md §7.1). */
 export function extensionOf(name: string): string {
   const i = name.lastIndexOf('.');
   return i < 0 ? '' : name.slice(i);
@@ -83,7 +84,7 @@ export function sniffMime(head: Uint8Array): string {
 }
 
 /**
- * api.md §8: binary = a code point ≤ 8, or invalid UTF-8 that is not just a multi-byte character
+ * docs/api.md §7.4: binary = a code point ≤ 8, or invalid UTF-8 that is not just a multi-byte character
  * cut off at the end of the window. An empty buffer is not binary.
  */
 export function isBinary(head: Uint8Array, truncated: boolean): boolean {

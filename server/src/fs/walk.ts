@@ -33,7 +33,8 @@ export interface WalkEntry {
   readonly lstat: Stats;
 }
 
-export type SkipReason = 'denied' | 'escaping' | 'loop' | 'error';
+/** `reserved`: one of Coffer's own files (fs/reserved.ts) — never listed, copied, moved or deleted. */
+export type SkipReason = 'denied' | 'escaping' | 'loop' | 'error' | 'reserved';
 
 export interface WalkSkip {
   readonly virtual: string;
@@ -45,7 +46,7 @@ export interface WalkSkip {
 export interface WalkOptions {
   user: RuleSubject;
   globalRules: readonly Rule[];
-  /** Count hideDotfiles as denied (default true; copy/move/delete walks pass false, §15). */
+  /** Count hideDotfiles as denied (default true; copy/move/delete walks pass false, docs/api.md §6.4). */
   hidden?: boolean;
   /** Apply rules at all (default true). */
   rules?: boolean;
@@ -144,11 +145,20 @@ async function* visit(
   if (opts.maxDepth !== undefined && depth > opts.maxDepth) return;
   let names: string[];
   try {
-    const reserved = reservedNamesIn(dirReal);
-    names = (await readdir(dirReal)).filter((n) => !isTempName(n) && !reserved.has(n));
+    names = (await readdir(dirReal)).filter((n) => !isTempName(n));
   } catch (error) {
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
+  }
+  // Reported, so that a move of a folder holding one is refused (S7 like a denied entry): the
+  // server's file moved along would lie at a name that is no longer reserved.
+  const reserved = reservedNamesIn(dirReal);
+  if (reserved.size > 0) {
+    names = names.filter((n) => {
+      if (!reserved.has(n)) return true;
+      opts.onSkip?.({ virtual: childVirtual(dirVirtual, n), entry: path.join(dirReal, n), reason: 'reserved' });
+      return false;
+    });
   }
   names.sort();
   const limit = Math.max(1, opts.concurrency ?? 32);

@@ -6,13 +6,41 @@
  *   100,000 entries that is ~0.4 s instead of ~1.3 s. Nothing is opened (S85).
  * - small reads: open, fstat, read and close of a file the resolver produced, in one round trip
  *   instead of three (small raw downloads; the rest of their time is one HTTP answer).
+ * - folder reads: the names of a folder, read a bounded number per system call and sorted in the
+ *   worker, handed over in parts.
+ * - archive batches: many small files the walker produced read in one round trip, each checked
+ *   to be the file walked, and for ZIP deflated with its CRC taken there too (archive downloads:
+ *   10,000 small files cost three libuv round trips each and a deflate on the event loop).
  * The event loop never waits on a synchronous call. Each kind has its own workers, so a huge
  * listing never holds up downloads.
  *
+ * Memory (bench/README.md "Listing memory"): fs.readdir's scandir holds all of a folder's names at
+ * once in C memory on a libuv pool thread, and glibc keeps that thread's malloc arena that big
+ * afterwards (after 300,000-entry listings the four pool threads' arenas held ~75 MB more); read
+ * here 1,024 entries at a time, the names live in the worker's V8 heap. After big listings the
+ * listing workers are stopped (`retireListingWorkers`, from release.ts), which gives their V8
+ * heaps back.
+ *
  * The worker is evaluated from source text so the same code runs from `src/` (tests) and `dist/`.
  */
-import { readdir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+
+/** An entry's type as the folder reports it (`FolderNames.types`). */
+export const DIRENT = {
+  /** The file system does not say: lstat tells. */
+  unknown: 0,
+  file: 1,
+  folder: 2,
+  link: 3,
+  /** A FIFO, socket or device. */
+  special: 4,
+} as const;
+
+/** A folder's entry names, sorted by code units, and their types (`DIRENT`) by position. */
+export interface FolderNames {
+  names: string[];
+  types: number[];
+}
 
 /** Per-entry outcome in `DirStats.kind`. */
 export const ENTRY = {
@@ -37,25 +65,32 @@ export interface DirStats {
   nsec: Uint32Array;
   /** st_mode of the target (of the link itself for unresolved links). */
   mode: Uint32Array;
+  /** Creation time in ms as \`Stats\` gives it: the birth time, or the change time where there is none (WebDAV's creationdate). */
+  created: Float64Array;
   /** Real path of a link's target, by entry index (links only). */
   real: Record<number, string>;
 }
 
 /** The workers' nice value (Linux): below the main thread's 0. */
 export const WORKER_NICE = 10;
+/** Entries read from a folder per system call. */
+const FOLDER_READ = 1024;
+/** Names per message when a worker hands a folder's names over. */
+const NAMES_PER_MESSAGE = 2048;
 
 const WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 // Bulk work yields to the request handling (and to anything else on the machine) when the cores
 // are busy: on Linux a thread has its own nice value (elsewhere this does nothing).
 // Only when /proc is this process's own (not another PID namespace's, where the id would name
 // some other thread).
 try {
-  if (fs.readlinkSync('/proc/self') === String(process.pid)) {
+  if (workerData.nice && fs.readlinkSync('/proc/self') === String(process.pid)) {
     const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0) require('node:os').setPriority(tid, ${WORKER_NICE});
+    if (tid > 0) require('node:os').setPriority(tid, workerData.nice);
   }
 } catch {}
 const S_IFMT = fs.constants.S_IFMT, S_IFLNK = fs.constants.S_IFLNK;
@@ -63,11 +98,41 @@ const S_IFMT = fs.constants.S_IFMT, S_IFLNK = fs.constants.S_IFLNK;
 // instead of the file must not hang the worker on open.
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 function inside(root, p) { return p === root || p.startsWith(root.endsWith('/') ? root : root + '/'); }
+function typeOf(d) {
+  return d.isFile() ? 1 : d.isDirectory() ? 2 : d.isSymbolicLink() ? 3
+    : d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice() ? 4 : 0;
+}
+// The entries of a folder, ${FOLDER_READ} per system call (fs.readdir's scandir holds all the names
+// at once in C memory), sorted by code units (the natural sort then finds them nearly in order),
+// handed over ${NAMES_PER_MESSAGE} at a time with the types that are not 'file' (few) as
+// [position, type] pairs; the last message answers.
+function list({ id, dir }) {
+  const h = fs.opendirSync(dir, { bufferSize: ${FOLDER_READ} });
+  const names = [];
+  const odd = new Map();
+  try {
+    for (let d = h.readSync(); d !== null; d = h.readSync()) {
+      names.push(d.name);
+      const t = typeOf(d);
+      if (t !== 1) odd.set(d.name, t);
+    }
+  } finally {
+    h.closeSync();
+  }
+  names.sort();
+  for (let from = 0; from < names.length; from += ${NAMES_PER_MESSAGE}) {
+    const part = names.slice(from, from + ${NAMES_PER_MESSAGE});
+    const types = [];
+    if (odd.size > 0) for (let k = 0; k < part.length; k++) { const t = odd.get(part[k]); if (t !== undefined) types.push(k, t); }
+    parentPort.postMessage({ id, part: true, names: part, types });
+  }
+  return [{ id }, []];
+}
 function fail(id, e) { return { id, error: { code: e && e.code, message: String(e && e.message), syscall: e && e.syscall } }; }
 function stats({ id, dir, root, joined, n }) {
   const names = n === 0 ? [] : joined.split('\0');
   const kind = new Uint8Array(n), size = new Float64Array(n), sec = new Float64Array(n);
-  const nsec = new Uint32Array(n), mode = new Uint32Array(n), real = {};
+  const nsec = new Uint32Array(n), mode = new Uint32Array(n), created = new Float64Array(n), real = {};
   const B = 1000000000n;
   // A name from readdir never holds a slash: joining by concatenation is exact (and path.join of
   // every entry was a tenth of a worker's time).
@@ -91,8 +156,13 @@ function stats({ id, dir, root, joined, n }) {
     sec[i] = Number(s);
     nsec[i] = Number(ns);
     mode[i] = Number(st.mode);
+    // As Stats' birthtimeMs / ctimeMs: seconds * 1e3 + nanoseconds / 1e6.
+    const c = st.birthtimeNs > 0n ? st.birthtimeNs : st.ctimeNs;
+    let cs = c / B, cns = c % B;
+    if (cns < 0n) { cns += B; cs -= 1n; }
+    created[i] = Number(cs) * 1e3 + Number(cns) / 1e6;
   }
-  return [{ id, kind, size, sec, nsec, mode, real }, [kind.buffer, size.buffer, sec.buffer, nsec.buffer, mode.buffer]];
+  return [{ id, kind, size, sec, nsec, mode, created, real }, [kind.buffer, size.buffer, sec.buffer, nsec.buffer, mode.buffer, created.buffer]];
 }
 function read({ id, real, start, length, dev, ino }) {
   let fd;
@@ -114,9 +184,55 @@ function read({ id, real, start, length, dev, ino }) {
     fs.closeSync(fd);
   }
 }
+// Status per file of a batch: 0 read, 1 no longer the file walked, 2 an error (code in codes).
+function readSmall(f) {
+  let fd;
+  try { fd = fs.openSync(f.real, READ_FLAGS); } catch (e) { return e && e.code === 'ELOOP' ? 1 : e; }
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.dev !== f.dev || st.ino !== f.ino || !st.isFile()) return 1;
+    const bytes = Buffer.allocUnsafe(f.size);
+    let off = 0;
+    while (off < f.size) { const n = fs.readSync(fd, bytes, off, f.size - off, off); if (n === 0) break; off += n; }
+    return off === f.size ? bytes : bytes.subarray(0, off);
+  } catch (e) { return e; } finally { fs.closeSync(fd); }
+}
+// A batch of small files: their bytes (or, for ZIP, the body to store) one after the other in one
+// buffer; per file status, original size, body length, CRC-32 and whether the body is deflated.
+function batch({ id, files, level }) {
+  const n = files.length;
+  const status = new Uint8Array(n), size = new Float64Array(n), length = new Float64Array(n);
+  const crc = new Float64Array(n), deflated = new Uint8Array(n), codes = {};
+  const bodies = [];
+  for (let i = 0; i < n; i++) {
+    const f = files[i];
+    const r = readSmall(f);
+    if (r === 1) { status[i] = 1; continue; }
+    if (!(r instanceof Uint8Array)) { status[i] = 2; codes[i] = (r && r.code) || 'EIO'; continue; }
+    let body = r;
+    size[i] = r.length;
+    if (level !== null) {
+      crc[i] = r.length ? zlib.crc32(r) : 0;
+      if (f.deflate && r.length > 0) {
+        const d = zlib.deflateRawSync(r, { level });
+        if (d.length < r.length) { body = d; deflated[i] = 1; }
+      }
+    }
+    length[i] = body.length;
+    bodies.push(body);
+  }
+  const all = Buffer.concat(bodies);
+  const data = new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  const transfer = [status.buffer, size.buffer, length.buffer, crc.buffer, deflated.buffer];
+  // Buffer.concat of small parts may sit in the shared pool: only a buffer of its own moves.
+  if (all.byteOffset === 0 && all.buffer.byteLength === all.byteLength) transfer.push(all.buffer);
+  return [{ id, status, size, length, crc, deflated, codes, data }, transfer];
+}
 parentPort.on('message', (msg) => {
   let out;
-  try { out = msg.real === undefined ? stats(msg) : read(msg); } catch (e) { out = [fail(msg.id, e), []]; }
+  try {
+    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.real === undefined ? stats(msg) : read(msg);
+  } catch (e) { out = [fail(msg.id, e), []]; }
   parentPort.postMessage(out[0], out[1]);
 });
 `;
@@ -127,20 +243,25 @@ export type StatPart = Omit<DirStats, 'names'>;
 type ReadPart = { bytes: Uint8Array } | { changed: true };
 type Reply<T> = ({ id: number } & T) | { id: number; error: { code?: string; message: string; syscall?: string } };
 
+/** A message before the answer (a folder's names, a part at a time). */
+type Part = { id: number; part: true } & object;
+
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  onPart?: (m: never) => void;
 }
 
 class PoolWorker {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
-  constructor(onExit: (w: PoolWorker) => void) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true });
+  constructor(nice: number, onExit: (w: PoolWorker) => void) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nice } });
     this.worker.unref();
-    this.worker.on('message', (m: Reply<object>) => {
+    this.worker.on('message', (m: Reply<object> | Part) => {
       const p = this.pending.get(m.id);
       if (!p) return;
+      if ('part' in m) return p.onPart?.(m as never);
       this.pending.delete(m.id);
       if ('error' in m) {
         const err = Object.assign(new Error(m.error.message), { code: m.error.code, syscall: m.error.syscall });
@@ -159,13 +280,18 @@ class PoolWorker {
 
 let seq = 0;
 
-/** Up to `size` workers, started on demand; a dead one is replaced at the next call. */
+/** Up to `size` workers at `nice`, started on demand; a dead one is replaced at the next call. */
 class Pool {
   readonly workers: PoolWorker[] = [];
-  constructor(readonly size: number) {}
+  /** Stop the workers as soon as none has work (`retire`). */
+  private retiring = false;
+  constructor(
+    readonly size: number,
+    readonly nice: number,
+  ) {}
 
   private spawn(): PoolWorker {
-    const w = new PoolWorker((dead) => {
+    const w = new PoolWorker(this.nice, (dead) => {
       const i = this.workers.indexOf(dead);
       if (i >= 0) this.workers.splice(i, 1);
     });
@@ -188,12 +314,21 @@ class Pool {
     return [...this.workers].sort((a, b) => a.pending.size - b.pending.size).slice(0, count);
   }
 
-  ask<T>(w: PoolWorker, msg: object): Promise<T> {
+  ask<T>(w: PoolWorker, msg: object, onPart?: (m: never) => void): Promise<T> {
     const id = ++seq;
-    return new Promise<T>((resolve, reject) => {
-      w.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    const answer = new Promise<T>((resolve, reject) => {
+      w.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onPart });
       w.worker.postMessage({ ...msg, id });
     });
+    const settled = () => this.retiring && this.retire();
+    answer.then(settled, settled);
+    return answer;
+  }
+
+  /** Stops the workers now if none has work, else once none has (work in flight finishes). */
+  retire(): void {
+    this.retiring = this.workers.some((w) => w.pending.size > 0);
+    if (!this.retiring) void this.close();
   }
 
   async close(): Promise<void> {
@@ -202,8 +337,14 @@ class Pool {
 }
 
 const POOL_SIZE = 2;
-const statPool = new Pool(POOL_SIZE);
-const readPool = new Pool(POOL_SIZE);
+const statPool = new Pool(POOL_SIZE, WORKER_NICE);
+/**
+ * Folders are read by a worker of their own at the main thread's priority, as libuv's threads read
+ * them for fs.readdir: a listing waits for the whole folder before its first piece.
+ */
+const listPool = new Pool(1, 0);
+// Small reads allocate only what they answer: their workers stay.
+const readPool = new Pool(POOL_SIZE, WORKER_NICE);
 
 function askStats(w: PoolWorker, dir: string, root: string, names: string[]): Promise<StatPart> {
   // One string instead of an array of 100,000: far cheaper to pass between threads. NUL never
@@ -215,11 +356,28 @@ function askStats(w: PoolWorker, dir: string, root: string, names: string[]): Pr
 const SPLIT_AT = 4096;
 
 /**
+ * The entries of the folder `dir` (a real path), read by a worker. Errors reject with the errno
+ * code.
+ */
+export async function readFolder(dir: string): Promise<FolderNames> {
+  const names: string[] = [];
+  const types: number[] = [];
+  const onPart = (m: { names: string[]; types: number[] }) => {
+    const at = names.length;
+    names.push(...m.names);
+    for (let k = at; k < names.length; k++) types.push(DIRENT.file);
+    for (let k = 0; k < m.types.length; k += 2) types[at + m.types[k]!] = m.types[k + 1]!;
+  };
+  await listPool.ask(listPool.pick(1)[0]!, { op: 'list', dir }, onPart as (m: never) => void);
+  return { names, types };
+}
+
+/**
  * One readdir plus one lstat per entry of `dir` (a real folder path inside `root`), links resolved
  * and judged against `root`. Errors of the readdir reject with the errno code.
  */
 export async function statDirectory(dir: string, root: string): Promise<DirStats> {
-  return statNames(dir, root, await readdir(dir));
+  return statNames(dir, root, (await readFolder(dir)).names);
 }
 
 /**
@@ -239,6 +397,7 @@ export async function statNames(dir: string, root: string, names: string[]): Pro
     sec: new Float64Array(n),
     nsec: new Uint32Array(n),
     mode: new Uint32Array(n),
+    created: new Float64Array(n),
     real: {},
   };
   parts.forEach((p, k) => {
@@ -248,6 +407,7 @@ export async function statNames(dir: string, root: string, names: string[]): Pro
     out.sec.set(p.sec, at);
     out.nsec.set(p.nsec, at);
     out.mode.set(p.mode, at);
+    out.created.set(p.created, at);
     for (const [i, r] of Object.entries(p.real)) out.real[at + Number(i)] = r;
   });
   return out;
@@ -283,7 +443,79 @@ export async function readPart(
   return 'bytes' in out ? Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) : null;
 }
 
+/** A small file for `readBatch`: as the walker found it. */
+export interface BatchFile {
+  real: string;
+  /** Bytes to read at most (the walker's size). */
+  size: number;
+  dev: number;
+  ino: number;
+  /** ZIP: deflate it (not for types that are compressed already). */
+  deflate?: boolean;
+}
+
+/** One file of a batch: read (`body`), no longer the file walked (`changed`), or an errno `code`. */
+export type BatchResult =
+  | { body: Buffer; size: number; crc: number; deflated: boolean }
+  | { changed: true }
+  | { code: string };
+
+interface BatchReply {
+  status: Uint8Array;
+  size: Float64Array;
+  length: Float64Array;
+  crc: Float64Array;
+  deflated: Uint8Array;
+  codes: Record<number, string>;
+  data: Uint8Array;
+}
+
+/**
+ * Archive downloads use both cores: batches of files go to two workers at the main thread's
+ * priority (a download is a request someone waits for), started on demand.
+ */
+const batchPool = new Pool(POOL_SIZE, 0);
+
+/**
+ * Reads a batch of small regular files (paths the walker produced) in one worker round trip, each
+ * checked to be the file walked (same device and inode, not a link) and read up to its `size`.
+ * With `zipLevel` (a zlib level) each also gets its CRC-32 and, where asked and smaller, a raw
+ * deflate body (`deflated`); without it `body` is the bytes, crc 0.
+ */
+export async function readBatch(files: BatchFile[], zipLevel: number | null): Promise<BatchResult[]> {
+  const msg = { op: 'batch', files, level: zipLevel };
+  const r = await batchPool.ask<BatchReply>(batchPool.pick(1)[0]!, msg);
+  const data = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+  const out: BatchResult[] = [];
+  let at = 0;
+  for (let i = 0; i < files.length; i++) {
+    if (r.status[i] === 1) out.push({ changed: true });
+    else if (r.status[i] === 2) out.push({ code: r.codes[i] ?? 'EIO' });
+    else {
+      const len = r.length[i]!;
+      out.push({ body: data.subarray(at, at + len), size: r.size[i]!, crc: r.crc[i]!, deflated: r.deflated[i] === 1 });
+      at += len;
+    }
+  }
+  return out;
+}
+
+/**
+ * Stops the listing workers (folder reads, stats) once they have no work, and with them their V8
+ * heaps, where big listings leave garbage until the worker's next collection (release.ts calls it
+ * after big listings). The next listing starts them again.
+ */
+export function retireListingWorkers(): void {
+  statPool.retire();
+  listPool.retire();
+}
+
+/** The listing workers running now (tests). */
+export function listingWorkers(): number {
+  return statPool.workers.length + listPool.workers.length;
+}
+
 /** Stops the workers (tests and shutdown; they are unref'd and never hold the process). */
 export async function closeWorkerPools(): Promise<void> {
-  await Promise.all([statPool.close(), readPool.close()]);
+  await Promise.all([statPool.close(), readPool.close(), listPool.close(), batchPool.close()]);
 }

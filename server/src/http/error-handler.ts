@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError, statusBody, statusOf } from './errors.js';
+import { errnoDetail, HttpError, isErrno, statusBody, statusOf } from './errors.js';
 import { isPagePath, servePage, urlPath } from './page.js';
 
 function isClientGone(err: unknown): boolean {
@@ -28,12 +28,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(500).type('application/json; charset=utf-8').send({ error: 'internal', requestId: req.id });
     }
     if (err instanceof HttpError && err.emptyBody) return reply.code(status).send('');
-    let detail = err instanceof HttpError ? err.detail : '';
-    if (!(err instanceof HttpError) && status === 400) detail = validationMessage(err);
+    let detail = err instanceof HttpError ? err.detail : errnoDetail(err);
+    if (!(err instanceof HttpError) && !isErrno(err) && status === 400) detail = validationMessage(err);
     return reply.code(status).type('text/plain; charset=utf-8').send(statusBody(status, detail));
   });
 
-  // api.md §5: an unmatched GET under the base URL is a client route and gets the page; anything
+  // docs/api.md §5.1: an unmatched GET under the base URL is a client route and gets the page; anything
   // else (other methods, /api/…, /static/…, outside the base URL) is a plain 404.
   app.setNotFoundHandler(async (req, reply) => {
     if (req.method === 'GET' && app.hasDecorator('deps') && isPagePath(urlPath(req.url), app.deps.config.baseURL)) {

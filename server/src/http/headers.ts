@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-// api.md §1 and S62/S64 defaults; page, static and file-bytes handlers override what they need.
+// docs/api.md §1.3 and S62/S64 defaults; page, static and file-bytes handlers override what they need.
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function applySecurityHeaders(req: FastifyRequest, reply: FastifyReply): void {

@@ -1,8 +1,8 @@
 /**
- * The page handler (api.md §5, S62, S63): every GET under the base URL that no route matched is
+ * The page handler (docs/api.md §5, S62, S63): every GET under the base URL that no route matched is
  * answered with index.html, filled per request from the current stored settings. The template is
  * the client build's index.html (web/dist) or, without a build, a built-in minimal page with the
- * same placeholders (page contract: notes/page-contract.md).
+ * same placeholders (the page contract: docs/api.md §5.2).
  */
 import { randomBytes } from 'node:crypto';
 // Infrastructure, not user data: the app's own template and the admin's branding folder.
@@ -14,8 +14,14 @@ import type { ClientConfig } from '@coffer/protocol';
 import { toClientConfig } from '../config/client.js';
 import type { Deps } from '../services.js';
 
-export const DEFAULT_TITLE = 'File Browser'; // api.md §5
-export const DEFAULT_THEME_COLOR = '#2979ff'; // api.md §5
+/**
+ * `<title>` when `branding.name` is empty (docs/api.md §5.2). File Browser's own page says "File Browser"; the page this
+ * server renders is Coffer's client (web/dist or the built-in page), which calls itself Coffer
+ * (issue 17). `window.FileBrowser.Name` stays the stored name (`""`), so File Browser's own client
+ * pointed at this server keeps its own default.
+ */
+export const DEFAULT_TITLE = 'Coffer';
+export const DEFAULT_THEME_COLOR = '#2979ff'; // docs/api.md §5.2
 
 const BUILTIN_TEMPLATE = `<!doctype html>
 <html lang="en">
@@ -71,7 +77,7 @@ const SCRIPT_ESCAPES: Record<string, string> = {
   "'": "\\'",
 };
 /**
- * JSON for an inline script (api.md §5, S63): nothing in a value can close the script element or
+ * JSON for an inline script (docs/api.md §5.3, S63): nothing in a value can close the script element or
  * end a JS line, and JS reads back exactly the original values.
  */
 export function scriptJson(value: unknown): string {
@@ -181,6 +187,7 @@ export async function servePage(deps: Deps, req: FastifyRequest, reply: FastifyR
   const config = toClientConfig(deps.config, settings, auther, {
     version: deps.options.version,
     customCss: await customCssExists(settings.branding.files),
+    videoThumbs: deps.ffmpeg !== null,
   });
   const nonce = randomBytes(18).toString('base64');
   const html = renderPage(template, {

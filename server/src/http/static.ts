@@ -1,5 +1,5 @@
 /**
- * GET <baseurl>/static/<path> (api.md §5, S62): the client build's files, with the admin's
+ * GET <baseurl>/static/<path> (docs/api.md §5, S62): the client build's files, with the admin's
  * branding folder overriding `img/…` and providing `custom.css`. No authentication, GET only,
  * exact content types, long caching for hashed bundles, and a plain 404 (never the page).
  */
@@ -12,11 +12,13 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalPath } from '../fs/canonical.js';
+import { Type } from 'typebox';
 import { NotFound } from './errors.js';
+import { bytesBody, DOCUMENTED_ONLY, errors, noBody, PUBLIC } from './schemas.js';
 import { loadTemplate, urlPath } from './page.js';
 
-export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'; // page contract: hashed assets/*
-export const ASSET_CACHE = 'public, max-age=86400'; // api.md §5
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'; // docs/api.md §5.2: hashed assets/*
+export const ASSET_CACHE = 'public, max-age=86400'; // docs/api.md §5.4
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
@@ -65,7 +67,7 @@ async function findIn(dir: string, rel: string): Promise<Found | null> {
   }
 }
 
-/** Where a static path is looked up, in order (api.md §5 branding overrides). */
+/** Where a static path is looked up, in order (docs/api.md §5.4 branding overrides). */
 async function candidates(app: FastifyInstance, rel: string): Promise<string[]> {
   const dist = app.deps.options.webDist;
   const fromDist = dist ? [dist] : [];
@@ -118,5 +120,17 @@ async function serveStatic(app: FastifyInstance, req: FastifyRequest, reply: Fas
 export async function staticRoutes(app: FastifyInstance): Promise<void> {
   // Read the page template once at start (cached for every later request).
   await loadTemplate(app.deps.options.webDist);
-  app.get('/static/*', { exposeHeadRoute: false, logLevel: 'warn' }, (req, reply) => serveStatic(app, req, reply));
+  const schema = {
+    tags: ['page'],
+    summary: "The web client's files, with the admin's branding overrides (docs/api.md §5.4)",
+    security: PUBLIC,
+    // The path is read from the URL as received (S1), not from the parsed parameter.
+    params: Type.Object({ '*': Type.String({ description: 'a file of the client build, e.g. assets/index-abc123.js' }) }),
+    response: {
+      200: bytesBody('the file; hashed assets/* are cached for a year', { ETag: Type.String(), 'Last-Modified': Type.String() }, ['*/*']),
+      304: noBody('not modified'),
+      ...errors(400, 403, 404),
+    },
+  };
+  app.get('/static/*', { ...DOCUMENTED_ONLY, exposeHeadRoute: false, logLevel: 'warn', schema }, (req, reply) => serveStatic(app, req, reply));
 }

@@ -1,6 +1,6 @@
 /**
  * S39: the regular-expression syntax a regex rule may use — the part that Go's RE2 (File Browser's
- * engine, api.md §7) and JavaScript's RegExp with the `u` flag (how fs/rules.ts compiles rules)
+ * engine, docs/api.md §6) and JavaScript's RegExp with the `u` flag (how fs/rules.ts compiles rules)
  * both accept *and* read the same way. Anything outside it is refused when settings or users are
  * saved, never reinterpreted at match time.
  *

@@ -1,11 +1,12 @@
-/** Session calls (spec §7 "Session", api.md §2, E5). */
+/** Session calls (docs/client.md §7 "Session", docs/api.md §2, E5). */
 import { clearSession, currentToken, setToken } from '../stores/session';
 import { request } from './client';
 
-export async function login(username: string, password: string, recaptcha = ''): Promise<string> {
+/** POST /api/login; `otp` is the second factor's code when the server asked for one (docs/api.md §2.12). */
+export async function login(username: string, password: string, recaptcha = '', otp?: string): Promise<string> {
   const res = await request('/login', {
     method: 'POST',
-    json: { username, password, recaptcha },
+    json: { username, password, recaptcha, ...(otp === undefined ? {} : { otp }) },
     token: false,
   });
   return (await res.text()).trim();
@@ -13,6 +14,12 @@ export async function login(username: string, password: string, recaptcha = ''):
 
 export async function signup(username: string, password: string): Promise<void> {
   await request('/signup', { method: 'POST', json: { username, password }, token: false });
+}
+
+/** POST /api/oidc/session: the session the OIDC callback left for this browser (docs/api.md §2.13). */
+export async function oidcSession(): Promise<string> {
+  const res = await request('/oidc/session', { method: 'POST', token: false });
+  return (await res.text()).trim();
 }
 
 /** POST /api/renew with `token` (default: the session's); returns the new token. */

@@ -1,6 +1,6 @@
 /**
- * The one fetch wrapper (architecture.md §7): base URL, X-Auth, renewal on `X-Renew-Token`, a 401
- * ends the session, errors become ApiError (spec §8). It only throws; callers decide what to show.
+ * The one fetch wrapper (docs/client.md §7): base URL, X-Auth, renewal on `X-Renew-Token`, a 401
+ * ends the session, errors become ApiError (docs/client.md §8). It only throws; callers decide what to show.
  */
 import { apiUrl } from '../config';
 import { currentToken } from '../stores/session';
@@ -68,6 +68,7 @@ async function answered(sent: Promise<Response>, auth: string | null, explicit: 
       text || `${res.status} ${res.statusText}`.trim(),
       false,
       Number.isFinite(retry) ? retry : null,
+      res.headers.get('X-Second-Factor'),
     );
   }
   return res;

@@ -35,7 +35,7 @@ function folderText(items: object[], pretty = false): string {
 function read(pieces: string[]): { result: Resource; seen: number[]; heads: Resource[] } {
   const seen: number[] = [];
   const heads: Resource[] = [];
-  const reader = new ListingReader((head, items) => {
+  const reader = new ListingReader<Resource>((head, items) => {
     seen.push(items.length);
     heads.push(head);
   });
@@ -77,7 +77,7 @@ describe('ListingReader', () => {
   it("hands out the items so far with the folder's own fields while the answer is still coming", () => {
     const text = folderText(tricky);
     const middle = text.indexOf('"name":"braces');
-    const reader = new ListingReader((head, items) => {
+    const reader = new ListingReader<Resource>((head, items) => {
       expect(head).toMatchObject({ path: '/d/', name: 'd', isDir: true, items: [] });
       calls.push(items.map((i: ResourceItem) => i.name));
     });
@@ -113,7 +113,7 @@ describe('ListingReader', () => {
     // Cut just after a `},{"` inside the last crafted name (its path holds one too).
     const inside = text.lastIndexOf('x7},{"') + 'x7},{"'.length;
     const seen: number[] = [];
-    const reader = new ListingReader((_, items) => seen.push(items.length));
+    const reader = new ListingReader<Resource>((_, items) => seen.push(items.length));
     reader.push(text.slice(0, inside));
     expect(seen.at(-1)).toBe(7);
     reader.push(text.slice(inside));
@@ -173,7 +173,7 @@ describe('readResource', () => {
       },
     });
     const seen: number[] = [];
-    const result = await readResource(new Response(body), (_, items) => seen.push(items.length));
+    const result = await readResource<Resource>(new Response(body), (_, items) => seen.push(items.length));
     expect(result).toEqual(JSON.parse(folderText(tricky)));
     expect(seen.at(-1)).toBe(tricky.length - 1);
   });

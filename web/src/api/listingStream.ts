@@ -2,15 +2,25 @@
  * Reads a resource answer (GET /api/resources) as it arrives. A folder's `items` are handed out in
  * batches while the rest of the answer is still on its way, so a listing of 100,000 entries can
  * show its first rows long before its last bytes are in (the server sends the items in the
- * listing's order, api.md §8). Anything that is not `{…, "items": [ {…}, … ], …}` — a file, or
+ * listing's order, docs/api.md §7.2). Anything that is not `{…, "items": [ {…}, … ], …}` — a file, or
  * fields in another order — is simply read whole. The result is what `JSON.parse` of the whole
  * answer gives.
  */
 import { ApiError } from './errors';
-import type { Resource, ResourceItem } from './resources';
+
+/**
+ * The answer's shape as the reader sees it: a JSON object, with an `items` array when it is a
+ * folder. The API's types (resources.ts) fill it in; this module knows no more of them.
+ */
+export interface Listed {
+  items?: unknown[];
+}
+
+/** One entry of `R`'s `items`. */
+export type ItemOf<R extends Listed> = NonNullable<R['items']>[number];
 
 /** Called after each piece that completed items: the folder's own fields, and every item so far. */
-export type ItemsListener = (head: Resource, items: readonly ResourceItem[]) => void;
+export type ItemsListener<R extends Listed> = (head: R, items: readonly ItemOf<R>[]) => void;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -109,17 +119,17 @@ const BETWEEN_ITEMS = '},{"';
 const CUT_ATTEMPTS = 8;
 
 /** Reads an answer's text piece by piece; `finish` gives the parsed whole. */
-export class ListingReader {
+export class ListingReader<R extends Listed> {
   /** Text not parsed yet: from the start, or (once streaming) from the first item not parsed. */
   private text = '';
   /** Text before the items (ending in `"items":[`), once found; `null` while looking. */
   private head: string | null = null;
-  private headFields: Resource | null = null;
+  private headFields: R | null = null;
   /** Read whole: no items array to stream, or one cut that did not parse. */
   private whole = false;
-  private readonly items: ResourceItem[] = [];
+  private readonly items: ItemOf<R>[] = [];
 
-  constructor(private readonly onItems?: ItemsListener) {}
+  constructor(private readonly onItems?: ItemsListener<R>) {}
 
   push(chunk: string): void {
     if (chunk === '') return;
@@ -133,7 +143,7 @@ export class ListingReader {
       }
       if (start < 0) return;
       this.head = this.text.slice(0, start);
-      this.headFields = JSON.parse(`${this.head}]}`) as Resource;
+      this.headFields = JSON.parse(`${this.head}]}`) as R;
       this.text = this.text.slice(start);
     }
     this.takeItems();
@@ -149,9 +159,9 @@ export class ListingReader {
     for (let attempt = 0; attempt < CUT_ATTEMPTS; attempt++) {
       cut = this.text.lastIndexOf(BETWEEN_ITEMS, cut - 1);
       if (cut < 0) return;
-      let parsed: ResourceItem[];
+      let parsed: ItemOf<R>[];
       try {
-        parsed = JSON.parse(`[${this.text.slice(0, cut + 1)}]`) as ResourceItem[];
+        parsed = JSON.parse(`[${this.text.slice(0, cut + 1)}]`) as ItemOf<R>[];
       } catch {
         continue;
       }
@@ -164,18 +174,18 @@ export class ListingReader {
   }
 
   /** The whole answer, parsed; throws like `JSON.parse` when it is not JSON. */
-  finish(): Resource {
-    if (this.head === null) return JSON.parse(this.text) as Resource;
+  finish(): R {
+    if (this.head === null) return JSON.parse(this.text) as R;
     // The head, then the items not handed out yet and whatever follows them.
-    const rest = JSON.parse(this.head + this.text) as Resource;
+    const rest = JSON.parse(this.head + this.text) as R;
     if (this.items.length > 0) rest.items = this.items.concat(rest.items ?? []);
     return rest;
   }
 }
 
 /** The body of `res`, read as it arrives (see the module's comment). */
-export async function readResource(res: Response, onItems?: ItemsListener): Promise<Resource> {
-  const reader = new ListingReader(onItems);
+export async function readResource<R extends Listed>(res: Response, onItems?: ItemsListener<R>): Promise<R> {
+  const reader = new ListingReader<R>(onItems);
   if (!res.body) {
     reader.push(await res.text());
     return reader.finish();

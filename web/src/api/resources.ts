@@ -1,29 +1,28 @@
+import type { FileInfo, FolderListing, ResourceItem as ItemJson } from '@coffer/protocol';
 import { encodePath, request, requestJson } from './client';
-import { readResource, type ItemsListener } from './listingStream';
+import { readResource, type ItemsListener as ListingListener } from './listingStream';
 
-/** The fields of a resource the client reads (api.md §8). */
-export interface ResourceItem {
-  path: string;
-  name: string;
-  size: number;
-  modified: string;
-  isDir: boolean;
-  type: string;
-  /** Images, when the server measured them (File Browser 2.x never sends it on listings). */
+/**
+ * The fields of a resource the client reads (docs/api.md §7.1; the full shape is packages/protocol's
+ * ResourceItem). `resolution` only from servers that measure images: File Browser 2.x never sends
+ * it on listings, Coffer never does.
+ */
+export type ResourceItem = Pick<ItemJson, 'path' | 'name' | 'size' | 'modified' | 'isDir' | 'type'> & {
   resolution?: { width: number; height: number };
-}
+};
 
-export interface Resource extends ResourceItem {
+/**
+ * A folder (FolderListing) or a file (FileInfo) as GET /api/resources answers it, with the fields
+ * the client reads. `sorting` is read defensively: another server may send anything there.
+ */
+export interface Resource extends ResourceItem, Partial<Pick<FolderListing, 'numDirs' | 'numFiles'>>, Pick<FileInfo, 'content' | 'subtitles'> {
   items?: ResourceItem[];
-  numDirs?: number;
-  numFiles?: number;
   /** Folders: the user's saved listing order. */
   sorting?: { by?: unknown; asc?: unknown };
-  /** Text files of at most 10 MiB, with the download permission; omitted when empty (api.md §8, S81). */
-  content?: string;
-  /** Videos: virtual paths of the subtitle files found beside them (for /api/subtitle). */
-  subtitles?: string[];
 }
+
+/** Called while a folder's items arrive: the folder's own fields, and every item so far. */
+export type ItemsListener = ListingListener<Resource>;
 
 /**
  * GET /api/resources{path}; a folder path ends in `/`. With `token` (a stored one, before the

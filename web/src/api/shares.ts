@@ -1,10 +1,10 @@
-/** Share links and public access (spec §7 "Shares"; api.md §16, §17). */
-import type { Share } from '@coffer/protocol';
+/** Share links and public access (docs/client.md §7 "Shares"; docs/api.md §14, §15). */
+import type { PublicResource as PublicResourceJson, PublicUploadShare, Share } from '@coffer/protocol';
 import { apiUrl, config } from '../config';
 import { encodePath, request, requestJson } from './client';
 import type { Resource } from './resources';
 
-export type { Share };
+export type { PublicUploadShare, Share };
 
 export type ShareUnit = 'seconds' | 'minutes' | 'hours' | 'days';
 
@@ -24,14 +24,16 @@ export interface NewShare {
   unit: ShareUnit;
   /** Already trimmed; empty = none. */
   password: string;
+  /** An upload-only share of a folder (docs/api.md §23.1); limits 0 = none. */
+  upload?: { message: string; maxFileSize: number; maxFiles: number; maxBytes: number };
 }
 
 /**
  * POST /api/share{path}: `{}` for a permanent link without password; an expiry travels as a
- * decimal string, and in the query as well (api.md §16 "POST /api/share/{path}").
+ * decimal string, and in the query as well (docs/api.md §14.4).
  */
 export function createShare(virtualPath: string, input: NewShare): Promise<Share> {
-  const body: { expires?: string; unit?: ShareUnit; password?: string } = {};
+  const body: { expires?: string; unit?: ShareUnit; password?: string; kind?: 'upload'; message?: string; maxFileSize?: number; maxFiles?: number; maxBytes?: number } = {};
   let query = '';
   if (input.duration > 0) {
     body.expires = String(input.duration);
@@ -39,6 +41,7 @@ export function createShare(virtualPath: string, input: NewShare): Promise<Share
     query = `?${new URLSearchParams({ expires: body.expires, unit: input.unit }).toString()}`;
   }
   if (input.password) body.password = input.password;
+  if (input.upload) Object.assign(body, { kind: 'upload', ...input.upload });
   return requestJson<Share>(`/share${encodePath(virtualPath)}${query}`, { method: 'POST', json: body });
 }
 
@@ -46,19 +49,17 @@ export async function deleteShare(hash: string): Promise<void> {
   await request(`/share/${encodeURIComponent(hash)}`, { method: 'DELETE' });
 }
 
-/** The link people open: `{origin}{baseURL}/share/{hash}` (api.md §17.5). */
+/** The link people open: `{origin}{baseURL}/share/{hash}` (docs/api.md §15.5). */
 export function shareLink(hash: string): string {
   return `${window.location.origin}${config.BaseURL}/share/${encodeURIComponent(hash)}`;
 }
 
 /** A shared item as GET /api/public/share answers it; `token` only for protected links. */
-export interface PublicResource extends Resource {
-  token?: string;
-}
+export interface PublicResource extends Resource, Pick<PublicResourceJson, 'token'> {}
 
 /**
  * GET /api/public/share/{hash}{path}: anonymous, whoever is signed in (no X-Auth), with the
- * password percent-encoded in X-SHARE-PASSWORD, empty when none was typed (api.md §17.3).
+ * password percent-encoded in X-SHARE-PASSWORD, empty when none was typed (docs/api.md §15.3).
  */
 export function getPublicShare(
   hash: string,
@@ -103,4 +104,18 @@ export function publicArchiveUrl(
   const params = new URLSearchParams({ algo });
   if (names.length > 0) params.set('files', names.map((n) => encodeURIComponent(n)).join(','));
   return apiUrl(`/public/dl/${encodeURIComponent(hash)}${encodePath(folder)}${withToken(params, token)}`);
+}
+
+/** GET /api/public/upload/{hash}: an upload share's message and room left (docs/api.md §23.2). */
+export function getUploadShare(hash: string, password: string, signal?: AbortSignal): Promise<PublicUploadShare> {
+  return requestJson<PublicUploadShare>(`/public/upload/${encodeURIComponent(hash)}`, {
+    signal,
+    token: false,
+    headers: { 'X-SHARE-PASSWORD': encodeURIComponent(password) },
+  });
+}
+
+/** Where a visitor's tus uploads start (docs/api.md §23.3); absolute, as tus-js-client wants it. */
+export function uploadShareEndpoint(hash: string): string {
+  return new URL(apiUrl(`/public/tus/${encodeURIComponent(hash)}`), window.location.href).href;
 }

@@ -1,11 +1,9 @@
+import type { Usage } from '@coffer/protocol';
 import { encodePath, requestJson } from './client';
 
-export interface Usage {
-  used: number;
-  total: number;
-}
+export type { Usage };
 
-/** GET /api/usage{path} (api.md §12): the filesystem holding the folder. */
+/** GET /api/usage{path} (docs/api.md §11): the filesystem holding the folder. */
 export function getUsage(virtualPath: string, signal?: AbortSignal): Promise<Usage> {
   return requestJson<Usage>(`/usage${encodePath(virtualPath)}`, { signal });
 }

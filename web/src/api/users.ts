@@ -3,14 +3,14 @@ import { request, requestJson } from './client';
 
 type Field = keyof User;
 
-/** PUT /api/users/{id} writing only `which` (spec §7: partial updates for locale and other preferences). */
+/** PUT /api/users/{id} writing only `which` (docs/client.md §7: partial updates for locale and other preferences). */
 export async function updateUserFields(id: number, data: Partial<User>, which: Field[]): Promise<void> {
   await request(`/users/${id}`, { method: 'PUT', json: { what: 'user', which, data: { ...data, id } } });
 }
 
 /**
- * Changes a password with `which: ["password"]` (spec §7). The server wants the caller's current
- * password with json authentication (api.md §3, S35); other methods ignore it.
+ * Changes a password with `which: ["password"]` (docs/client.md §7). The server wants the caller's current
+ * password with json authentication (docs/api.md §3.2, S35); other methods ignore it.
  */
 export async function changePassword(id: number, password: string, currentPassword: string): Promise<void> {
   await request(`/users/${id}`, {
@@ -32,7 +32,7 @@ export function listUsers(signal?: AbortSignal): Promise<User[]> {
 
 /**
  * POST /api/users (admin). `currentPassword` is the admin's own, which json authentication asks
- * for (api.md §3, S35). Returns the client route of the new user from `Location`.
+ * for (docs/api.md §3.2, S35). Returns the client route of the new user from `Location`.
  */
 export async function createUser(data: Omit<User, 'id'>, currentPassword: string): Promise<string> {
   const res = await request('/users', {
@@ -50,7 +50,17 @@ export async function replaceUser(user: User, currentPassword: string): Promise<
   });
 }
 
-/** DELETE /api/users/{id}, with the caller's own password (api.md §3). */
+/** DELETE /api/users/{id}, with the caller's own password (docs/api.md §3.6). */
 export async function deleteUser(id: number, currentPassword: string): Promise<void> {
   await request(`/users/${id}`, { method: 'DELETE', json: { current_password: currentPassword } });
+}
+
+/** DELETE /api/users/{id}/sessions (admins): ends every session of the user (docs/api.md §2.11). */
+export async function endUserSessions(id: number): Promise<void> {
+  await request(`/users/${id}/sessions`, { method: 'DELETE' });
+}
+
+/** DELETE /api/users/{id}/second-factor (admins): second factor off, its sessions ended (docs/api.md §2.12). */
+export async function resetSecondFactor(id: number): Promise<void> {
+  await request(`/users/${id}/second-factor`, { method: 'DELETE' });
 }

@@ -10,6 +10,7 @@ import { Header } from '../features/shell/Header';
 import { Sidebar } from '../features/shell/Sidebar';
 import { TerminalDock } from '../features/terminal/TerminalPanel';
 import { UploadPanel } from '../features/upload/UploadPanel';
+import { JobsPanel } from '../features/jobs/JobsPanel';
 import { UploadProgressBar } from '../features/upload/UploadProgressBar';
 import { folderOf, virtualPathOf } from '../lib/paths';
 import { closeAllPrompts, usePrompts } from '../stores/prompts';
@@ -77,7 +78,7 @@ export default function Layout() {
           open={drawerOpen}
           onClose={closeDrawer}
           onLogout={() => void handleLogout()}
-          usagePath={folder}
+          folder={folder}
         />
         {drawerOpen ? (
           <button
@@ -93,7 +94,10 @@ export default function Layout() {
         </main>
         {signedIn ? <TerminalDock folder={folder ?? '/'} /> : null}
         <UploadProgressBar />
-        <UploadPanel />
+        <div className="corner-panels">
+          {signedIn ? <JobsPanel /> : null}
+          <UploadPanel />
+        </div>
       </div>
     </QueryClientProvider>
   );

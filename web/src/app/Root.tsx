@@ -22,7 +22,7 @@ export function Root({ onExpired }: { onExpired: () => void }) {
     void setLanguage(chooseLanguage(locale, navigator.languages));
   }, [locale, signedIn]);
 
-  // api.md §1: the token's exp drives an inactivity logout; each renewal moves it.
+  // docs/api.md §2.1: the token's exp drives an inactivity logout; each renewal moves it.
   useEffect(() => {
     if (!expiresAt) return;
     const timer = setTimeout(

@@ -1,15 +1,24 @@
-/** Route guards (spec §2 "Route guard"). */
+/** Route guards (docs/client.md §2 "Route guard"). */
 import type { ReactNode } from 'react';
+import { useMustEnrol } from '../features/settings/useMustEnrol';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { loginLocation, safeRedirect } from '../lib/redirect';
 import { useSession } from '../stores/session';
 
-/** Signed out → /login with a redirect back to the full target. */
+/** The profile, where a second factor is set up (docs/api.md §2.12). */
+const ENROLMENT_PATH = '/settings/profile';
+
+/**
+ * Signed out → /login with a redirect back to the full target. A user the server requires to have
+ * a second factor and who has none (--require-second-factor) can only set it up: → the profile.
+ */
 export function RequireAuth() {
   const signedIn = useSession((s) => s.user !== null);
   const location = useLocation();
+  const mustEnrol = useMustEnrol();
   if (!signedIn)
     return <Navigate to={loginLocation(location.pathname + location.search + location.hash)} replace />;
+  if (mustEnrol && location.pathname !== ENROLMENT_PATH) return <Navigate to={ENROLMENT_PATH} replace />;
   return <Outlet />;
 }
 
@@ -31,7 +40,7 @@ export function SignedOutOnly({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Any other path → /files/ plus the same path (spec §2 route table). */
+/** Any other path → /files/ plus the same path (docs/client.md §2 route table). */
 export function RedirectToFiles() {
   const { pathname, search, hash } = useLocation();
   return <Navigate to={`/files${pathname}${search}${hash}`} replace />;

@@ -1,4 +1,4 @@
-/** The route table of spec §2. Only the login screen is in the first bundle; the rest load on demand. */
+/** The route table of docs/client.md §2. Only the login screen is in the first bundle; the rest load on demand. */
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { config } from '../config';
 import { Spinner } from '../components/Spinner';
@@ -37,7 +37,7 @@ export function routes(onExpired: () => void): RouteObject[] {
             { path: '403', lazy: errorPage(403) },
             { path: '404', lazy: errorPage(404) },
             { path: '500', lazy: errorPage(500) },
-            // No login needed (spec §2 route table): visitors and signed-in users alike.
+            // No login needed (docs/client.md §2 route table): visitors and signed-in users alike.
             {
               path: 'share/*',
               lazy: () => import('../pages/SharePage').then((m) => ({ Component: m.default })),
@@ -48,6 +48,10 @@ export function routes(onExpired: () => void): RouteObject[] {
                 {
                   path: 'files/*',
                   lazy: () => import('../pages/FilesPage').then((m) => ({ Component: m.default })),
+                },
+                {
+                  path: 'trash',
+                  lazy: () => import('../pages/TrashPage').then((m) => ({ Component: m.default })),
                 },
                 {
                   path: 'settings',

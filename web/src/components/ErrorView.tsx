@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './Icon';
 
-/** An icon and a message for a failed screen (spec §2 "Error page"). */
+/** An icon and a message for a failed screen (docs/client.md §2 "Error page"). */
 export function ErrorView({
   icon,
   message,

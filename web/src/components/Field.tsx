@@ -70,15 +70,21 @@ export function TextField({
   value,
   onChange,
   code = false,
+  password = false,
   placeholder,
   disabled,
+  autofocus = false,
   ...field
 }: FieldProps & {
   value: string;
   onChange: (value: string) => void;
   code?: boolean;
+  /** The user's current password: hidden as typed, offered by password managers. */
+  password?: boolean;
   placeholder?: string;
   disabled?: boolean;
+  /** Takes the focus when its prompt opens. */
+  autofocus?: boolean;
 }) {
   return (
     <Field label={field.label} hint={field.hint} error={field.error}>
@@ -90,7 +96,9 @@ export function TextField({
           value={value}
           placeholder={placeholder}
           disabled={disabled}
-          autoComplete="off"
+          data-autofocus={autofocus ? true : undefined}
+          type={password ? 'password' : 'text'}
+          autoComplete={password ? 'current-password' : 'off'}
           dir={code ? 'ltr' : 'auto'}
           spellCheck={code ? false : undefined}
           autoCapitalize={code ? 'off' : undefined}

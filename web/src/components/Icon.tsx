@@ -83,6 +83,7 @@ const PATHS = {
     </>
   ),
   rename: <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" />,
+  restore: <path d="M4 4v5h5M4.5 9A8 8 0 1 1 4 12" />,
   trash: <path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6" />,
   folderPlus: (
     <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5zM12 10.5v6M9 13.5h6" />
@@ -98,6 +99,7 @@ const PATHS = {
     <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5zM10 13.5h6M13.5 11l2.5 2.5-2.5 2.5" />
   ),
   download: <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />,
+  archive: <path d="M3 4h18v4H3zM5 8v12h14V8M10 12h4" />,
   upload: <path d="M12 16V5M7 10l5-5 5 5M5 20h14" />,
   folderUpload: (
     <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5zM12 17v-6M9.5 13.5L12 11l2.5 2.5" />
@@ -135,6 +137,7 @@ const PATHS = {
       <path d="M7 9.5l3 2.5-3 2.5M12.5 15H17" />
     </>
   ),
+  more: <path d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth="3" />,
   checkMark: <path d="M6 12.5l4 4 8-8.5" />,
   checkAll: <path d="M2.5 12.5l4 4 8-8.5M11.5 15.5l1 1 8-8.5" />,
   selectMultiple: (

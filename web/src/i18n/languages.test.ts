@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bcp47, chooseLanguage, isRtl, LANGUAGES, matchLanguage } from './languages';
 
 describe('languages', () => {
-  it('lists the 28 languages of spec §9', () => {
+  it('lists the 28 languages of docs/client.md §9', () => {
     expect(LANGUAGES.map((l) => l.code).sort()).toEqual(
       [
         'he',

@@ -1,4 +1,4 @@
-/** The 28 interface languages (spec §9), named in their own language. */
+/** The 28 interface languages (docs/client.md §9), named in their own language. */
 export const LANGUAGES = [
   { code: 'ar', name: 'العربية' },
   { code: 'ca', name: 'Català' },

@@ -25,6 +25,9 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 const SAME_EVERYWHERE = new Set([
   'common.ok',
   'search.types.pdf',
+  // Names of a protocol and of a program.
+  'settings.webdav.title',
+  'settings.webdavMount.rclone',
   'units.B',
   'units.KiB',
   'units.MiB',
@@ -35,16 +38,19 @@ const SAME_EVERYWHERE = new Set([
 ]);
 /** Words that happen to be spelled as in English in one language (kept small on purpose). */
 const SAME_IN: Record<string, string[]> = {
-  de: ['files.name', 'nav.version'],
+  de: ['files.name', 'nav.version', 'settings.passkeys.title', 'settings.passkeys.name'],
   fr: ['nav.version', 'search.types.image', 'toasts.region', 'share.units.minutes'],
   it: ['login.password', 'search.types.video', 'users.password'],
   pl: ['files.folder'],
+  'nl-be': ['settings.passkeys.title'], // "Passkeys" is the Dutch word too
   'sv-se': ['nav.version'],
   vi: ['search.types.video'],
 };
 const MAX_SAME_PER_LOCALE = 4;
 
 const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+/** The <name>…</name> parts a component fills in (react-i18next's Trans). */
+const tags = (s: string) => [...s.matchAll(/<(\/?\w+)>/g)].map((m) => m[1]).sort();
 
 const english = flatten(read('en'));
 
@@ -63,11 +69,12 @@ describe('locale files', () => {
   });
 
   it.each(LANGUAGE_CODES.filter((c) => c !== 'en'))(
-    '%s keeps every placeholder and leaves nothing empty',
+    '%s keeps every placeholder and tag and leaves nothing empty',
     (code) => {
       for (const [key, value] of flatten(read(code))) {
         expect(value.trim(), `${code} ${key}`).not.toBe('');
         expect(placeholders(value), `${code} ${key}`).toEqual(placeholders(english.get(key) ?? ''));
+        expect(tags(value), `${code} ${key}`).toEqual(tags(english.get(key) ?? ''));
       }
     },
   );

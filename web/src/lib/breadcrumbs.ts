@@ -1,6 +1,6 @@
-/** Breadcrumbs of a virtual path (spec §2: at most the last 4 segments, "..." when cut). */
+/** Breadcrumbs of a virtual path (docs/client.md §2: at most the last 4 segments, "..." when cut). */
 
-export const MAX_BREADCRUMBS = 4; // §2 breadcrumbs show at most the last 4 segments
+export const MAX_BREADCRUMBS = 4; // docs/client.md §2 breadcrumbs show at most the last 4 segments
 
 export interface Crumb {
   /** The segment's name; "..." for the truncation marker. */

@@ -1,4 +1,4 @@
-/** Binary size units (spec §9: "sizes in binary units"). */
+/** Binary size units (docs/client.md §9: "sizes in binary units"). */
 import { memoize } from './memo';
 
 export const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
@@ -25,7 +25,7 @@ const oneDecimalFormat = memoize(
   (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 0 }),
 );
 
-/** Percentage of used storage, rounded (spec §9); 0 when the total is unknown. */
+/** Percentage of used storage, rounded (docs/client.md §9); 0 when the total is unknown. */
 export function usedPercent(used: number, total: number): number {
   if (!(total > 0)) return 0;
   return Math.min(100, Math.max(0, Math.round((used / total) * 100)));

@@ -1,5 +1,5 @@
 /**
- * The resumable-upload chunk size as people type it (spec §5): a number with optional decimals
+ * The resumable-upload chunk size as people type it (docs/client.md §5): a number with optional decimals
  * and an optional unit — B, K, KB, M, MB, G, GB, T, TB, any case, multiples of 1024; no unit
  * means bytes. Shown back in the largest unit it fits. 0 turns chunking off.
  */
@@ -35,7 +35,7 @@ export function parseChunkSize(text: string): number | null {
   return Number.isSafeInteger(bytes) ? bytes : null;
 }
 
-/** Bytes from the text; what is not a size falls back to 1 MB (§9). */
+/** Bytes from the text; what is not a size falls back to 1 MB (docs/client.md §9). */
 export function chunkSizeFromText(text: string): number {
   return parseChunkSize(text) ?? TUS_CHUNK_FALLBACK;
 }

@@ -1,5 +1,5 @@
 /**
- * Copies text (spec §8 "Copy link failure retries with permission, else shows the error"): the
+ * Copies text (docs/client.md §8 "Copy link failure retries with permission, else shows the error"): the
  * asynchronous Clipboard API first; where it is missing or refused (plain HTTP on a LAN address
  * is not a secure context), the selection-based copy of a hidden text area.
  */

@@ -1,4 +1,4 @@
-/** Branding colour (api.md §5 `Color`) turned into the accent and a readable text colour on it. */
+/** Branding colour (docs/api.md §5.3 `Color`) turned into the accent and a readable text colour on it. */
 
 function parseHex(color: string): [number, number, number] | null {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());

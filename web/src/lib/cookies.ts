@@ -1,5 +1,5 @@
 /**
- * The `auth` cookie (api.md §1, S26): the client sets it itself after login and renewal so that
+ * The `auth` cookie (docs/api.md §2.2, S26): the client sets it itself after login and renewal so that
  * browser-initiated GETs (downloads, previews) authenticate; always Path=/ even under a base URL.
  */
 export function setAuthCookie(jwt: string): void {

@@ -1,4 +1,4 @@
-/** Dates in the user's language: absolute ("L LT") or relative to now (spec §2 file browser). */
+/** Dates in the user's language: absolute ("L LT") or relative to now (docs/client.md §2 file browser). */
 import { memoize } from './memo';
 
 // "L LT": the locale's numeric date with a four-digit year, then its short time (01/31/2025, 2:05 PM;

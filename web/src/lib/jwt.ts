@@ -1,7 +1,7 @@
 import type { TokenPayload } from '@coffer/protocol';
 
 /**
- * Reads a JWT's payload without verifying it (api.md §1: the client only uses `user` and `exp`;
+ * Reads a JWT's payload without verifying it (docs/api.md §2.1: the client only uses `user` and `exp`;
  * the server checks the signature). Throws on anything that is not a JWT with a user and exp.
  */
 export function decodeToken(jwt: string): TokenPayload {

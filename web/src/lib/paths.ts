@@ -1,6 +1,6 @@
 /** Virtual paths (what the user sees) and the client routes that show them. */
 
-/** Encodes each segment, keeping the `/` separators (api.md §1 "Path encoding"). */
+/** Encodes each segment, keeping the `/` separators (docs/api.md §1.4). */
 export function encodePath(virtualPath: string): string {
   return virtualPath
     .split('/')

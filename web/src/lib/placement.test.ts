@@ -18,6 +18,14 @@ describe('placeMenu', () => {
     expect(placeMenu({ x: 50, y: 100 }, menu, viewport, true)).toEqual({ x: 50, y: 100 });
   });
 
+  it('under a menu button, flips to end where the button ends', () => {
+    // A 40 px button at the right edge: the menu's right edge meets the button's.
+    expect(placeMenu({ x: 320, y: 60 }, menu, viewport, false, 8, 40)).toEqual({ x: 160, y: 60 });
+    expect(placeMenu({ x: 20, y: 60 }, menu, viewport, false, 8, 40)).toEqual({ x: 20, y: 60 });
+    // Right to left: the button's starting corner is its right edge (x 55, it spans 15–55).
+    expect(placeMenu({ x: 55, y: 60 }, menu, viewport, true, 8, 40)).toEqual({ x: 15, y: 60 });
+  });
+
   it('clamps inside the margin when neither side fits', () => {
     expect(placeMenu({ x: 190, y: 400 }, { width: 300, height: 600 }, viewport, false)).toEqual({
       x: 67,

@@ -1,5 +1,5 @@
 /**
- * The `redirect` query parameter of /login (spec §2): only a path inside this app is followed, so a
+ * The `redirect` query parameter of /login (docs/client.md §2): only a path inside this app is followed, so a
  * crafted link cannot send a user elsewhere after signing in.
  */
 export const DEFAULT_AFTER_LOGIN = '/files/';

@@ -99,7 +99,7 @@ describe('nextSorting', () => {
 });
 
 describe('sortingFrom / storedSorting', () => {
-  it("reads name's stored flag inverted: the default asc: false is A→Z (api.md §8)", () => {
+  it("reads name's stored flag inverted: the default asc: false is A→Z (docs/api.md §7.5)", () => {
     expect(sortingFrom({ by: 'name', asc: false })).toEqual({ by: 'name', asc: true });
     expect(sortingFrom({ by: 'name', asc: true })).toEqual({ by: 'name', asc: false });
     expect(sortingFrom({ by: 'name' })).toEqual({ by: 'name', asc: true });

@@ -1,4 +1,4 @@
-/** Listing order (spec §2 "File browser"): folders first, then files, each sorted by one field. */
+/** Listing order (docs/client.md §2 "File browser"): folders first, then files, each sorted by one field. */
 
 export type SortField = 'name' | 'size' | 'modified';
 
@@ -53,7 +53,7 @@ export function isSortField(v: unknown): v is SortField {
 
 /**
  * The order a stored sorting (the user's `{by, asc}`, as a folder answer carries it) shows. For
- * `name` the stored flag is inverted (api.md §8, File Browser's convention): `asc: false` — every
+ * `name` the stored flag is inverted (docs/api.md §7.5, File Browser's convention): `asc: false` — every
  * user's default — lists A→Z. Anything unknown reads as the default.
  */
 export function sortingFrom(value: { by?: unknown; asc?: unknown } | undefined): Sorting {

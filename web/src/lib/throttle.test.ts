@@ -36,4 +36,17 @@ describe('throttle', () => {
     vi.advanceTimersByTime(100);
     expect(fn.mock.calls).toEqual([[1]]);
   });
+
+  it('makes the pending trailing call at once when flushed, and nothing when none is pending', () => {
+    const fn = vi.fn();
+    const t = throttle(fn, 100);
+    t(1);
+    t(2);
+    t(3);
+    t.flush();
+    expect(fn.mock.calls).toEqual([[1], [3]]);
+    vi.advanceTimersByTime(200);
+    t.flush();
+    expect(fn.mock.calls).toEqual([[1], [3]]);
+  });
 });

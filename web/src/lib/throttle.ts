@@ -1,5 +1,5 @@
 /**
- * At most one call per `ms` (spec §9: resize 100 ms, shell drag 32 ms). The first call runs at
+ * At most one call per `ms` (docs/client.md §9: scroll and resize 100 ms, shell drag 32 ms). The first call runs at
  * once; calls inside the window are folded into one trailing call with the latest arguments, so
  * the final position of a drag or size of a window is never lost.
  */
@@ -7,6 +7,8 @@ export interface Throttled<A extends unknown[]> {
   (...args: A): void;
   /** Drops a pending trailing call. */
   cancel(): void;
+  /** Makes a pending trailing call now (a listener going away keeps the last value). */
+  flush(): void;
 }
 
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): Throttled<A> {
@@ -38,6 +40,11 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
     clearTimeout(timer);
     timer = undefined;
     pending = null;
+  };
+  throttled.flush = () => {
+    const next = pending;
+    throttled.cancel();
+    if (next) run(next);
   };
   return throttled;
 }

@@ -1,11 +1,11 @@
 /**
  * /files/{path*}: a folder's listing, or an open file — text in the editor, anything else in the
- * preview (spec §2) — with spinner and error page (spec §8).
+ * preview (docs/client.md §2) — with spinner and error page (docs/client.md §8).
  */
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigationType, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigationType, useParams } from 'react-router';
 import { queryKeys } from '../api/queryKeys';
 import type { Resource } from '../api/resources';
 import { Spinner } from '../components/Spinner';
@@ -18,7 +18,7 @@ import { clearPartial, partialPublisher, usePartialListing } from '../features/f
 import { loadResource } from '../features/files/prefetch';
 import { recall } from '../features/files/scrollMemory';
 import { fileScreen } from '../features/preview/fileScreen';
-import { virtualPathOf } from '../lib/paths';
+import { filesRoute, virtualPathOf } from '../lib/paths';
 import { useSession } from '../stores/session';
 
 // CodeMirror and the viewers load only when a file is opened.
@@ -45,7 +45,7 @@ export default function FilesPage() {
   const path = virtualPathOf(useParams()['*']);
   const query = useQuery({
     queryKey: queryKeys.resource(path),
-    // TanStack Query aborts the previous request's signal when a new path is asked for (§4). The
+    // TanStack Query aborts the previous request's signal when a new path is asked for (docs/client.md §4). The
     // first listing after a cold load may already be on its way (prefetch.ts). A big folder shows
     // its first rows while the rest arrives (partialListing.ts).
     queryFn: async ({ signal }) => {
@@ -62,7 +62,8 @@ export default function FilesPage() {
   });
   // Back or Forward to a place the user scrolled in waits for the whole listing to put them back.
   // Decided once per visit: the browser shown early remembers its own place as soon as it mounts.
-  const placeKey = useLocation().key;
+  const location = useLocation();
+  const placeKey = location.key;
   const navigationType = useNavigationType();
   const returningNow = () => navigationType === 'POP' && recall(placeKey) !== undefined;
   const [visit, setVisit] = useState(() => ({ key: placeKey, returning: returningNow() }));
@@ -82,10 +83,18 @@ export default function FilesPage() {
 
   if (query.isError) return <ErrorScreen code={errorCodeOf(query.error)} />;
   if (!resource) return <Spinner label={t('common.loading')} />;
+  // A folder's route ends in / (docs/client.md §2): the shell then knows the folder (its storage,
+  // where the sidebar's New folder and New file create) without asking the server.
+  if (resource.isDir && !path.endsWith('/')) {
+    const to = { pathname: filesRoute(`${path}/`), search: location.search, hash: location.hash };
+    return <Navigate to={to} state={location.state as unknown} replace />;
+  }
   return (
     <div className={resource.isDir ? 'files' : 'files files--file'}>
-      <h1 className="page-title" dir="auto">
-        {name}
+      {/* The heading takes the page's direction, so it starts where the page does (right on a
+          right-to-left page); the name inside keeps its own (a Latin name on an Arabic page). */}
+      <h1 className="page-title">
+        <bdi>{name}</bdi>
       </h1>
       {resource.isDir ? (
         <FileBrowser

@@ -1,5 +1,5 @@
 /**
- * The prompt stack (spec §2 "Prompts", architecture.md §7): `openPrompt` pushes a modal card and
+ * The prompt stack (docs/client.md §2 "Prompts", §7): `openPrompt` pushes a modal card and
  * resolves with its answer, or null when it is dismissed (Escape, close button). The top card is
  * the current one; cards below stay open until the top one closes.
  */

@@ -1,5 +1,5 @@
 /**
- * The signed-in session (spec §4 "Auth"): the token, kept in local storage under `jwt` and in
+ * The signed-in session (docs/client.md §4 "Auth"): the token, kept in local storage under `jwt` and in
  * the `auth` cookie, and the user read from its payload. Network calls live in api/auth.ts.
  */
 import type { TokenUser } from '@coffer/protocol';
@@ -41,7 +41,7 @@ export function storedToken(): string | null {
     if (isExpired(decodeToken(jwt))) return null;
     return jwt;
   } catch {
-    // spec §4: an invalid stored token logs a warning and the session is not restored.
+    // docs/client.md §4: an invalid stored token logs a warning and the session is not restored.
     console.warn('Ignoring an invalid stored session token');
     return null;
   }

@@ -1,5 +1,5 @@
 /**
- * Theme (spec §4 "Theme"): the user's choice kept in this browser, else the instance's branding
+ * Theme (docs/client.md §4 "Theme"): the user's choice kept in this browser, else the instance's branding
  * theme, else the system colour scheme; applied as a class on the root element.
  */
 import { create } from 'zustand';

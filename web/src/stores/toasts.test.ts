@@ -33,4 +33,16 @@ describe('toasts', () => {
     expect(messages[0]).toBe('e2');
     expect(messages[9]).toBe('e11');
   });
+
+  it('keeps a toast with an action ("Undo") for 10 s, long enough to reach its button', () => {
+    const run = vi.fn();
+    toast.success('Moved to trash', { label: 'Undo', run });
+    vi.advanceTimersByTime(9_999);
+    const [shown] = useToasts.getState().toasts;
+    expect(shown?.action?.label).toBe('Undo');
+    shown?.action?.run();
+    expect(run).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(1);
+    expect(useToasts.getState().toasts).toHaveLength(0);
+  });
 });

@@ -1,13 +1,20 @@
-/** Toasts (spec §2 "Notifications", §9): success fades after 4 s, errors stay until closed, at most 10. */
+/** Toasts (docs/client.md §2 "Notifications", §9): success fades after 4 s, errors stay until closed, at most 10. */
 import { create } from 'zustand';
-import { MAX_TOASTS, SUCCESS_TOAST_MS } from '../lib/limits';
+import { ACTION_TOAST_MS, MAX_TOASTS, SUCCESS_TOAST_MS } from '../lib/limits';
 
 export type ToastKind = 'success' | 'error';
+
+/** A button on the toast ("Undo"); pressing it closes the toast. */
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
 
 export interface Toast {
   id: number;
   kind: ToastKind;
   message: string;
+  action?: ToastAction;
 }
 
 interface ToastState {
@@ -26,10 +33,10 @@ export function dismissToast(id: number): void {
   useToasts.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
 }
 
-export function showToast(kind: ToastKind, message: string): number {
+export function showToast(kind: ToastKind, message: string, action?: ToastAction): number {
   const id = nextId++;
   useToasts.setState((s) => {
-    const toasts = [...s.toasts, { id, kind, message }];
+    const toasts = [...s.toasts, { id, kind, message, ...(action ? { action } : {}) }];
     // Over the limit the oldest go first.
     for (const dropped of toasts.slice(0, Math.max(0, toasts.length - MAX_TOASTS))) {
       const timer = timers.get(dropped.id);
@@ -41,12 +48,12 @@ export function showToast(kind: ToastKind, message: string): number {
   if (kind === 'success')
     timers.set(
       id,
-      setTimeout(() => dismissToast(id), SUCCESS_TOAST_MS),
+      setTimeout(() => dismissToast(id), action ? ACTION_TOAST_MS : SUCCESS_TOAST_MS),
     );
   return id;
 }
 
 export const toast = {
-  success: (message: string) => showToast('success', message),
+  success: (message: string, action?: ToastAction) => showToast('success', message, action),
   error: (message: string) => showToast('error', message),
 };

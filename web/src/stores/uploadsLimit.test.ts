@@ -35,4 +35,14 @@ describe('uploadsLimit', () => {
     localStorage.setItem('coffer.uploadsLimit.9', '50');
     expect(uploadsLimitFor({ id: 9 })).toBe(5);
   });
+
+  it('follows a limit saved in another tab', () => {
+    setUploadsLimit(7, 3);
+    localStorage.setItem('coffer.uploadsLimit.7', '8');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'coffer.uploadsLimit.7', newValue: '8' }));
+    expect(uploadsLimitFor({ id: 7 })).toBe(8);
+    localStorage.removeItem('coffer.uploadsLimit.7');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'coffer.uploadsLimit.7', newValue: null }));
+    expect(uploadsLimitFor({ id: 7 })).toBe(5);
+  });
 });

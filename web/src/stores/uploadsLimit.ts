@@ -1,6 +1,6 @@
 /**
- * The user's uploadsLimit (spec §2 "Profile settings", §5, §9): how many uploads run at once, 1
- * to 10. The server's user record has no such field (api.md §3; PUT /api/users/{id} refuses
+ * The user's uploadsLimit (docs/client.md §2 "Profile settings", §5, §9): how many uploads run at once, 1
+ * to 10. The server's user record has no such field (docs/api.md §3.1; PUT /api/users/{id} refuses
  * unknown `which` names, S36), so the choice is kept in this browser, per user, like the theme.
  * The upload queue reads it with `uploadsLimitFor(user)`.
  */
@@ -35,7 +35,22 @@ interface UploadsLimitState {
 
 export const useUploadsLimitStore = create<UploadsLimitState>()(() => ({ byUser: {} }));
 
-/** 1 without a user (§5); the user's choice; else the spec's 5 at once (§9). */
+// A limit saved in another tab of this browser applies here too (the queue there and here).
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (e) => {
+    const id = e.key?.match(/^coffer\.uploadsLimit\.(\d+)$/)?.[1];
+    if (id === undefined) return;
+    const n = validUploadsLimit(e.newValue);
+    useUploadsLimitStore.setState((s) => {
+      const byUser = { ...s.byUser };
+      if (n === null) delete byUser[Number(id)];
+      else byUser[Number(id)] = n;
+      return { byUser };
+    });
+  });
+}
+
+/** 1 without a user (docs/client.md §5); the user's choice; else the spec's 5 at once (§9). */
 export function uploadsLimitFor(user: { id: number } | null | undefined): number {
   if (!user) return UPLOADS_LIMIT_MIN;
   return useUploadsLimitStore.getState().byUser[user.id] ?? readStored(user.id) ?? MAX_CONCURRENT_UPLOADS;

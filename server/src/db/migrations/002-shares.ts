@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Share links (api.md §16). `dev`/`ino` identify the target at creation (S40, S46) and `real_path`
+ * Share links (docs/api.md §14). `dev`/`ino` identify the target at creation (S40, S46) and `real_path`
  * is its real location then (S48: deleting a path removes the shares on it); both are text so
  * 64-bit inode numbers survive either engine. Times are Unix seconds.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Unfinished tus uploads (api.md §14: state in the database, so an upload survives a restart and
+ * Unfinished tus uploads (docs/api.md §13: state in the database, so an upload survives a restart and
  * works behind several instances). `target_key` is the sha256 of the real target path: its
  * unique index is "one upload per path" (S53) across instances (paths themselves can be longer
  * than a PostgreSQL btree entry). Times are Unix milliseconds; `id` names the staging file.

@@ -10,6 +10,11 @@ export interface ArchiveEntry {
   size: number;
   /** A small file's content, read ahead. */
   data?: Buffer;
+  /**
+   * A small file read ahead for ZIP in a worker (fs/worker-pool.ts readBatch): the body to store,
+   * deflated (`deflated`) or as it is, and the CRC-32 of the `size` original bytes.
+   */
+  zip?: { body: Buffer; deflated: boolean; crc: number };
   /** A large file's content: exactly `size` bytes, or the iterator throws. */
   stream?: AsyncGenerator<Buffer>;
 }

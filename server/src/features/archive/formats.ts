@@ -1,4 +1,4 @@
-/** The archive formats of api.md §9 and their names (S57: any other `algo` is a 400). */
+/** The archive formats of docs/api.md §8.2 and their names (S57: any other `algo` is a 400). */
 
 export type Codec = 'none' | 'gzip' | 'bzip2' | 'xz' | 'lz4' | 'snappy' | 'brotli' | 'zstd';
 

@@ -6,3 +6,9 @@ declare module 'lzma-native' {
     check?: number;
   }): Transform;
 }
+declare module 'lzma-native' {
+  import type { Transform } from 'node:stream';
+  export function createDecompressor(options?: { memlimit?: number }): Transform;
+  /** Tests: the encoder of the old .lzma format. */
+  export function createStream(kind: 'aloneEncoder', options?: { preset?: number }): Transform;
+}

@@ -43,7 +43,7 @@ describe('topLevelOnly', () => {
 });
 
 describe('archiveName', () => {
-  it('follows api.md §9', () => {
+  it('follows docs/api.md §8.2', () => {
     expect(
       archiveName({ base: '/dir', requested: '/dir', scopeName: 'root', items: 1, extension: '.zip' }),
     ).toBe('dir.zip');

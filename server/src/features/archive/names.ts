@@ -1,4 +1,4 @@
-/** Archive entry names (S55) and the archive's own name (api.md §9). */
+/** Archive entry names (S55) and the archive's own name (docs/api.md §8.2). */
 
 /**
  * One path segment as it may appear in an entry name: a backslash becomes `_` (never a
@@ -50,7 +50,7 @@ export function topLevelOnly(paths: readonly string[]): string[] {
 }
 
 /**
- * api.md §9 "Archive name": last segment of the base; the requested folder's name when the base
+ * docs/api.md §8.2: last segment of the base; the requested folder's name when the base
  * is the scope root; the scope folder's own name when that is the root too; `_` prefix for
  * several items; then the extension.
  */

@@ -1,16 +1,18 @@
 /**
- * Archive downloads (api.md §9, S55–S57): the selection is resolved and checked before anything
+ * Archive downloads (docs/api.md §8, S55–S57): the selection is resolved and checked before anything
  * is sent; entries come from the walker (rules, hidden files and escaping links left out, S56);
- * small files are read ahead with bounded concurrency, large ones streamed; the container and the
- * codec stream with backpressure, and everything stops when the client goes away.
+ * small files are read ahead in batches by two worker threads (for ZIP deflated there too, so the
+ * event loop only writes), large ones streamed; the container and the codec stream with backpressure, and everything stops when the client goes away.
  */
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Writable } from 'node:stream';
+import { constants } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Rule } from '@coffer/protocol';
 import { canonicalPath, joinVirtual, percentDecode } from '../../fs/canonical.js';
-import { openExact, readWhole, type FileChunks } from '../../fs/read.js';
+import { openExact, type FileChunks } from '../../fs/read.js';
+import { readBatch } from '../../fs/worker-pool.js';
 import type { ResolveUser, ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
 import { walk, type WalkEntry, type WalkSkip } from '../../fs/walk.js';
@@ -20,13 +22,16 @@ import type { ArchiveEntry } from './entry.js';
 import type { ArchiveFormat } from './formats.js';
 import { archiveName, commonBase, entryName, safeSegment, topLevelOnly } from './names.js';
 import { tarStream } from './tar.js';
-import { zipStream } from './zip.js';
+import { COMPRESSED_EXT, zipStream } from './zip.js';
 
 /** Files up to this size are read whole, ahead of the writer. */
 const SMALL_FILE = 256 * 1024;
 /** Read-ahead bounds: entries and bytes. */
-const AHEAD_ENTRIES = 32;
+const AHEAD_ENTRIES = 512;
 const AHEAD_BYTES = 8 * 1024 * 1024;
+/** Small files per worker round trip, and their bytes. */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 1024 * 1024;
 
 /** Counters for tests and metrics: archives being built now. */
 export const archiveActivity = { active: 0, started: 0 };
@@ -132,27 +137,57 @@ async function* plannedEntries(
   }
 }
 
-type Slot = { e: PlannedEntry; data?: Promise<Buffer | null> };
+/** A read-ahead file: its content (bytes, or ZIP's body), or null when it was skipped. */
+type Slot = { e: PlannedEntry; data?: Promise<Pick<ArchiveEntry, 'data' | 'zip' | 'size'> | null> };
 
 /**
- * Reads small files ahead (at most AHEAD_ENTRIES / AHEAD_BYTES in flight) and opens large ones
- * just before the writer needs them. A file that vanished or cannot be read before its first
- * byte is written is skipped (logged); one that fails later fails the archive.
+ * Reads small files ahead in batches (fs/worker-pool.ts readBatch: two workers read, and for ZIP
+ * deflate, while the main thread writes; at most AHEAD_ENTRIES / AHEAD_BYTES in flight) and opens
+ * large ones just before the writer needs them. A file that vanished, changed or cannot be read
+ * before its first byte is written is skipped (logged); one that fails later fails the archive.
  */
 async function* withContents(
   source: AsyncGenerator<PlannedEntry>,
   log: FastifyBaseLogger,
+  container: ArchiveFormat['container'],
 ): AsyncGenerator<ArchiveEntry> {
   const queue: Slot[] = [];
   let done = false;
   let aheadBytes = 0;
   let current: FileChunks | undefined;
-  const skip = (e: PlannedEntry, err: unknown) => {
-    log.warn(
-      { entry: e.name, code: (err as NodeJS.ErrnoException).code },
-      'archive entry skipped: unreadable',
-    );
+  const skip = (e: PlannedEntry, code: string | undefined) => {
+    log.warn({ entry: e.name, code }, 'archive entry skipped: unreadable');
     return null;
+  };
+  const zipLevel = container === 'zip' ? constants.Z_DEFAULT_COMPRESSION : null;
+  let batch: Slot[] = [];
+  let batchBytes = 0;
+  const dispatch = () => {
+    if (batch.length === 0) return;
+    const slots = batch;
+    batch = [];
+    batchBytes = 0;
+    const files = slots.map(({ e }) => ({
+      real: e.src.real,
+      size: e.size,
+      dev: e.src.stat!.dev,
+      ino: e.src.stat!.ino,
+      deflate: !COMPRESSED_EXT.test(e.name),
+    }));
+    const results = readBatch(files, zipLevel);
+    slots.forEach((slot, i) => {
+      slot.data = results.then(
+        (r) => {
+          const one = r[i]!;
+          if ('changed' in one) return skip(slot.e, 'changed');
+          if ('code' in one) return skip(slot.e, one.code);
+          return zipLevel === null
+            ? { data: one.body, size: one.size }
+            : { zip: { body: one.body, deflated: one.deflated, crc: one.crc }, size: one.size };
+        },
+        (err: unknown) => skip(slot.e, (err as NodeJS.ErrnoException).code),
+      );
+    });
   };
   const fill = async () => {
     while (!done && queue.length < AHEAD_ENTRIES && aheadBytes < AHEAD_BYTES) {
@@ -163,12 +198,16 @@ async function* withContents(
       }
       const e = r.value;
       const slot: Slot = { e };
+      queue.push(slot);
       if (!e.isDir && e.size <= SMALL_FILE) {
         aheadBytes += e.size;
-        slot.data = readWhole(e.src, e.size).catch((err: unknown) => skip(e, err));
+        batch.push(slot);
+        batchBytes += e.size;
+        if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) dispatch();
       }
-      queue.push(slot);
     }
+    // A partial batch goes when the writer is about to need it, or at the end.
+    if (done || (batch.length > 0 && queue.indexOf(batch[0]!) < BATCH_FILES)) dispatch();
   };
   try {
     for (;;) {
@@ -179,14 +218,14 @@ async function* withContents(
       if (slot.e.isDir) {
         yield meta;
       } else if (slot.data) {
-        const data = await slot.data;
+        const content = await slot.data;
         aheadBytes -= slot.e.size;
-        if (data) yield { ...meta, size: data.length, data };
+        if (content) yield { ...meta, ...content };
       } else {
         try {
           current = await openExact(slot.e.src, slot.e.size);
         } catch (err) {
-          skip(slot.e, err);
+          skip(slot.e, (err as NodeJS.ErrnoException).code);
           continue;
         }
         yield { ...meta, stream: current };
@@ -217,7 +256,7 @@ export async function streamArchive(
   try {
     const onSkip = (s: WalkSkip) =>
       ctx.log.debug({ entry: s.virtual, reason: s.reason }, 'archive entry left out');
-    const entries = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log);
+    const entries = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log, format.container);
     const body =
       format.container === 'zip' ? Readable.from(zipStream(entries)) : Readable.from(tarStream(entries));
     const codec = createCodec(format.codec);

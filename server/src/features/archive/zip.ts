@@ -1,6 +1,7 @@
 /**
- * A streaming ZIP writer over node:zlib (APPNOTE 6.3): small files read ahead are deflated in one
- * call with their sizes in the local header; large files stream through a deflater with a data
+ * A streaming ZIP writer over node:zlib (APPNOTE 6.3): small files read ahead come deflated by a
+ * worker (fs/worker-pool.ts readBatch), or are deflated here in one call, with their sizes in the
+ * local header; large files stream through a deflater with a data
  * descriptor; ZIP64 records where sizes, offsets or the entry count need them; UTF-8 names,
  * Unix modes and an extended timestamp (UTC mtime). Written by hand because the per-entry
  * asynchronous deflate of the zip libraries made a folder of 10,000 small files 15× slower than
@@ -29,7 +30,7 @@ const S_IFDIR = 0o040000;
 const ZIP64_STREAM_THRESHOLD = 0xfff00000;
 
 /** Content that deflate cannot shrink: stored as is (saves CPU, costs nothing). */
-const COMPRESSED_EXT =
+export const COMPRESSED_EXT =
   /\.(zip|gz|tgz|bz2|xz|lz4|zst|br|sz|7z|rar|jpe?g|png|gif|webp|heic|avif|mp[34]|m4[av]|mkv|webm|mov|avi|ogg|opus|flac|aac|pdf|docx|xlsx|pptx|odt|ods|epub|jar|apk|woff2?)$/i;
 
 interface CentralRecord {
@@ -183,7 +184,22 @@ export async function* zipStream(
       offset,
     };
     let record: CentralRecord;
-    if (e.isDir || e.data) {
+    if (e.zip) {
+      const body = e.zip.body;
+      record = {
+        ...base,
+        flags: FLAG_UTF8,
+        method: e.zip.deflated ? DEFLATE : STORE,
+        crc: e.zip.crc,
+        compressed: body.length,
+        size: e.size,
+        external: ((S_IFREG | e.mode) << 16) >>> 0,
+      };
+      const header = localHeader(record, false);
+      yield header;
+      if (body.length) yield body;
+      offset += header.length + body.length;
+    } else if (e.isDir || e.data) {
       const data = e.data ?? Buffer.alloc(0);
       let method = STORE;
       let body = data;

@@ -6,11 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { closeDescriptors } from '../../fs/host.js';
 
 /** A line longer than this is passed on in pieces (bounded memory for output without newlines). */
 export const MAX_LINE_CHARS = 64 * 1024;
-/** stderr waits behind stdout (api.md §18 order) up to this many bytes, then flows interleaved. */
+/** stderr waits behind stdout (docs/api.md §16.1 order) up to this many bytes, then flows interleaved. */
 const STDERR_HOLD_BYTES = 1024 * 1024;
 
 export type Outcome =
@@ -31,10 +32,15 @@ export interface GroupOptions {
   outputLimit: number;
   /** Receives each output line without its terminator; absent = output is discarded. */
   onLine?: (line: string, stream: StreamName) => void;
-  /** api.md §18: all of stdout before stderr (true), or lines as they come (false). */
+  /** docs/api.md §16.1: all of stdout before stderr (true), or lines as they come (false). */
   stdoutFirst?: boolean;
   /** Live runs, so an owner can stop them all at shutdown. */
   registry?: Set<GroupRun>;
+  /**
+   * Descriptors the program gets from 3 on, in this order: an open descriptor (handed over: it is
+   * closed here once the program started or failed to), or bytes the program reads from a pipe.
+   */
+  fds?: readonly (number | Buffer)[];
 }
 
 export interface GroupRun {
@@ -104,13 +110,25 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
   });
   started.catch(() => undefined); // a caller that only awaits `done` must not see an unhandled rejection
 
-  const child = spawn(file, [...args], {
-    cwd: opts.cwd,
-    env: opts.env,
-    shell: false,
-    detached: true, // its own process group: killing -pid reaches every descendant that stayed in it
-    stdio: ['ignore', opts.onLine ? 'pipe' : 'ignore', opts.onLine ? 'pipe' : 'ignore'],
-    windowsHide: true,
+  const extra = opts.fds ?? [];
+  let child: ChildProcess;
+  try {
+    child = spawn(file, [...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      shell: false,
+      detached: true, // its own process group: killing -pid reaches every descendant that stayed in it
+      stdio: ['ignore', opts.onLine ? 'pipe' : 'ignore', opts.onLine ? 'pipe' : 'ignore', ...extra.map((f) => (typeof f === 'number' ? f : 'pipe'))],
+      windowsHide: true,
+    });
+  } finally {
+    closeDescriptors(extra.filter((f) => typeof f === 'number'));
+  }
+  extra.forEach((f, i) => {
+    const pipe = child.stdio[3 + i] as Writable | null | undefined;
+    if (typeof f === 'number' || !pipe) return;
+    pipe.on('error', () => undefined); // a program that never reads it: nothing to report
+    pipe.end(f);
   });
 
   let bytes = 0;
@@ -231,4 +249,18 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
   };
   opts.registry?.add(run);
   return run;
+}
+
+/** A run that never started (its program is missing): `started` rejects, `done` is `not-started`. */
+export function notStartedRun(error: Error): GroupRun {
+  const started = Promise.reject(error);
+  started.catch(() => undefined);
+  return {
+    pid: undefined,
+    started,
+    done: Promise.resolve({ kind: 'not-started', error }),
+    stop() {},
+    pause() {},
+    resume() {},
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * GET /api/command/{path} (api.md §18, S70, S71): the shell panel's WebSocket. One command per
+ * GET /api/command/{path} (docs/api.md §16, S70, S71): the shell panel's WebSocket. One command per
  * connection; authentication, the Origin check and the folder's scope check happen before the
  * upgrade, so a refused request gets a plain HTTP status and no socket.
  */
@@ -7,12 +7,13 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { Forbidden } from '../../http/errors.js';
+import { errors, noBody, PathParams, rawParam, SESSION_OR_COOKIE } from '../../http/schemas.js';
 import type { GroupRun, Outcome } from './process.js';
-import { createCommandService, type CommandService } from './service.js';
+import { createCommandService, type CommandPlace, type CommandService } from './service.js';
 
 /** A command line is small; anything bigger is refused by the socket itself (close 1009). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
-/** How long an opened socket may stay without a command (api.md §18 step 5). */
+/** How long an opened socket may stay without a command (docs/api.md §16.1 step 5). */
 const FIRST_MESSAGE_WAIT_MS = 60_000;
 /** A client that stops answering pings is gone: its command is killed. */
 const HEARTBEAT_MS = 30_000;
@@ -21,11 +22,11 @@ const QUEUE_HIGH = 1024 * 1024;
 const QUEUE_LOW = 256 * 1024;
 
 export const CLOSE = {
-  /** api.md §18 step 4: exit status 0. */
+  /** docs/api.md §16.1 step 4: exit status 0. */
   done: 1000,
   /** Binary frames carry no command. */
   unsupported: 1003,
-  /** One of the §18 step 2 checks refused the line (after its text message). */
+  /** One of the docs/api.md §16.1 step 2 checks refused the line (after its text message). */
   refused: 1008,
   /** Non-zero exit, cannot start, killed by a limit, or no command came. */
   failed: 1011,
@@ -46,8 +47,24 @@ async function sameHostOnly(req: FastifyRequest): Promise<void> {
 }
 
 function folderParam(req: FastifyRequest): string {
-  return (req.params as { '*'?: string })['*'] ?? '/';
+  return rawParam(req, '*') ?? '/';
 }
+
+/** The upgrade request as the OpenAPI document shows it (the socket itself is docs/api.md §16.1). */
+const schema = {
+  tags: ['command'],
+  summary: 'The command socket: one command line, its output line by line (docs/api.md §16.1)',
+  description:
+    'A WebSocket. Send one text message with the command line; the output comes back as text messages, one per line. ' +
+    'Close codes: 1000 exit status 0; 1003 a binary message; 1008 refused (after its message); 1011 failed, killed or no command in time. ' +
+    'Execution must be on (--disable-exec=false) and the user needs the execute permission and the command in its list.',
+  security: SESSION_OR_COOKIE,
+  params: PathParams,
+  response: {
+    101: noBody('switching to the WebSocket protocol'),
+    ...errors(400, 401, 403, 404),
+  },
+};
 
 export async function commandRoutes(app: FastifyInstance): Promise<void> {
   const { deps } = app;
@@ -59,17 +76,17 @@ export async function commandRoutes(app: FastifyInstance): Promise<void> {
       socket.terminate();
     },
   });
-  const service = createCommandService({ config: deps.config, settings: deps.settings });
+  const service = createCommandService({ config: deps.config, settings: deps.settings, confinement: deps.confinement });
   app.addHook('preClose', async () => service.stopAll());
 
   // S1/S4 before the upgrade: a path that escapes the scope or is denied is a plain 403/400.
-  // A folder that does not exist only fails the start (close 1011, api.md §18).
+  // A folder that does not exist only fails the start (close 1011, docs/api.md §16.1).
   const checkFolder = async (req: FastifyRequest) => {
     await deps.files.resolve(req.user, folderParam(req));
   };
   const handler = (socket: WebSocket, req: FastifyRequest) => serveCommand(socket, req, app, service);
   for (const url of ['/api/command', '/api/command/*']) {
-    app.get(url, { websocket: true, onRequest: [sameHostOnly, app.authenticate], preHandler: [checkFolder] }, handler);
+    app.get(url, { websocket: true, onRequest: [sameHostOnly, app.authenticate], preHandler: [checkFolder], schema }, handler);
   }
 }
 
@@ -153,11 +170,11 @@ function serveCommand(socket: WebSocket, req: FastifyRequest, app: FastifyInstan
       close(CLOSE.refused);
       return;
     }
-    let cwd: string;
+    let place: CommandPlace;
     try {
       const dir = await app.deps.files.resolve(req.user, folderParam(req), { mustExist: true });
       if (!dir.stat?.isDirectory()) throw new Error('not a folder');
-      cwd = dir.real;
+      place = { scope: dir.root, cwd: dir.real, perm: req.user.perm };
     } catch (err) {
       log.info({ reason: (err as Error).message }, 'command folder unusable');
       close(CLOSE.failed, FAILED_REASON);
@@ -166,7 +183,8 @@ function serveCommand(socket: WebSocket, req: FastifyRequest, app: FastifyInstan
     if (state !== 'checking') return;
     state = 'running';
     const started = Date.now();
-    run = service.start(checked.invocation, cwd, (text) => sendLine(text));
+    run = await service.start(checked.invocation, place, (text) => sendLine(text));
+    if (state !== 'running') run.stop(); // the client left while the sandbox was being prepared
     log.info({ user: req.user.id, program: checked.words[0], viaShell: checked.invocation.viaShell, pid: run.pid }, 'command run');
     const outcome = await run.done;
     log.info({ user: req.user.id, program: checked.words[0], ms: Date.now() - started, ...describe(outcome) }, 'command finished');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandParseError, invocation, shellInEffect, splitCommandLine } from './split.js';
 
-describe('splitCommandLine (api.md §18.1, S71)', () => {
+describe('splitCommandLine (docs/api.md §16.2, S71)', () => {
   it('separates words on blanks, tabs and newlines', () => {
     expect(splitCommandLine('ls -la')).toEqual(['ls', '-la']);
     expect(splitCommandLine('  a \t b\nc  ')).toEqual(['a', 'b', 'c']);

@@ -1,10 +1,10 @@
 /**
- * api.md §18.1 / S71: a command line becomes argv, shell-style but without any expansion, and a
+ * docs/api.md §16.2 / S71: a command line becomes argv, shell-style but without any expansion, and a
  * shell is involved only when the admin configured one in `settings.shell`.
  */
 import { split } from 'shlex';
 
-/** The line could not be split; `message` is the text sent to the client (api.md §18.1). */
+/** The line could not be split; `message` is the text sent to the client (docs/api.md §16.2). */
 export class CommandParseError extends Error {}
 
 /** A private-use character the line does not contain, standing in for `$` while splitting. */
@@ -47,13 +47,13 @@ export interface Invocation {
   viaShell: boolean;
 }
 
-/** `settings.shell` is in effect when it has a non-empty first element (api.md §18.1). */
+/** `settings.shell` is in effect when it has a non-empty first element (docs/api.md §16.2). */
 export function shellInEffect(shell: readonly string[]): boolean {
   return shell.length > 0 && shell[0] !== '';
 }
 
 /**
- * api.md §18.1: without a shell the words are the argv; with one, the shell gets its own
+ * docs/api.md §16.2: without a shell the words are the argv; with one, the shell gets its own
  * arguments followed by the whole line as a single argument (e.g. `bash -c "<line>"`).
  */
 export function invocation(line: string, words: readonly string[], shell: readonly string[]): Invocation {

@@ -1,9 +1,10 @@
 /**
- * Image previews (api.md §10, S82) with sharp (libvips): `thumb` is a 256×256 cover crop as JPEG,
+ * Image previews (docs/api.md §9, S82) with sharp (libvips): `thumb` is a 256×256 cover crop as JPEG,
  * `big` fits inside 1080×1080 without enlarging, EXIF orientation applied first. Sources above
  * 50 MiB or 100 megapixels are refused (413), undecodable ones are 415; at most `imgProcessors`
  * resizes run at once; results are cached on disk under `cacheDir` keyed by real path, size,
- * mtime and variant.
+ * mtime and variant. Videos (with ffmpeg, video.ts): a frame becomes the same `thumb` and `big`;
+ * at most `videoConcurrency` ffmpeg processes at once; a video without a frame is 415.
  */
 import { createHash } from 'node:crypto';
 import sharp, { type FormatEnum, type Metadata } from 'sharp';
@@ -12,6 +13,7 @@ import { readWhole } from '../../fs/read.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import { HttpError, PayloadTooLarge } from '../../http/errors.js';
 import { Limiter } from './limiter.js';
+import { videoFrame, VideoFrameError, type Ffmpeg } from './video.js';
 
 export type PreviewSize = 'thumb' | 'big';
 
@@ -47,13 +49,42 @@ export class UnsupportedImage extends HttpError {
   }
 }
 
-function cacheKey(p: ScopedPath, size: PreviewSize): string {
+function cacheKey(p: ScopedPath, variant: string): string {
   const st = p.stat!;
-  return createHash('sha1').update(`${p.real}\0${st.size}\0${st.mtimeMs}\0${size}`).digest('hex');
+  return createHash('sha1').update(`${p.real}\0${st.size}\0${st.mtimeMs}\0${variant}`).digest('hex');
 }
 
-export function createPreviewService(opts: { concurrency: number; cache?: DiskCache }) {
+export function createPreviewService(opts: {
+  concurrency: number;
+  cache?: DiskCache;
+  /** ffmpeg when it was found at start: video thumbnails on. */
+  ffmpeg?: Ffmpeg | null;
+  videoConcurrency?: number;
+}) {
   const limiter = new Limiter(Math.max(1, opts.concurrency));
+  const videoLimiter = new Limiter(Math.max(1, opts.videoConcurrency ?? 2));
+  const ffmpeg = opts.ffmpeg ?? null;
+
+  /** `make()` once per key: from the cache when it is there, stored in it after. */
+  async function cached(key: string, make: () => Promise<Preview>): Promise<Preview & { cached: boolean }> {
+    if (opts.cache) {
+      const hit = await opts.cache.get(key);
+      if (hit) return { data: hit, contentType: sniffOutput(hit), cached: true };
+    }
+    const result = await make();
+    if (opts.cache) await opts.cache.put(key, result.data);
+    return { ...result, cached: false };
+  }
+
+  async function counted<T>(task: () => Promise<T>): Promise<T> {
+    previewStats.active++;
+    previewStats.peak = Math.max(previewStats.peak, previewStats.active);
+    try {
+      return await task();
+    } finally {
+      previewStats.active--;
+    }
+  }
 
   async function render(source: Buffer, size: PreviewSize): Promise<Preview> {
     let meta: Metadata;
@@ -99,22 +130,29 @@ export function createPreviewService(opts: { concurrency: number; cache?: DiskCa
     async preview(p: ScopedPath, size: PreviewSize): Promise<Preview & { cached: boolean }> {
       const st = p.stat!;
       if (st.size > MAX_SOURCE_BYTES) throw new PayloadTooLarge('image too large to preview');
-      const key = cacheKey(p, size);
-      if (opts.cache) {
-        const hit = await opts.cache.get(key);
-        if (hit) return { data: hit, contentType: sniffOutput(hit), cached: true };
-      }
-      const result = await limiter.run(async () => {
-        previewStats.active++;
-        previewStats.peak = Math.max(previewStats.peak, previewStats.active);
-        try {
-          return await render(await readWhole(p, st.size), size);
-        } finally {
-          previewStats.active--;
-        }
-      });
-      if (opts.cache) await opts.cache.put(key, result.data);
-      return { ...result, cached: false };
+      return cached(cacheKey(p, size), () =>
+        limiter.run(() => counted(async () => render(await readWhole(p, st.size), size))),
+      );
+    },
+    /** Whether videos get thumbnails and posters (ffmpeg was found at start). */
+    videos: ffmpeg !== null,
+    /** A frame of the video `p` as `size`, from the cache when it is there; 415 without a frame. */
+    async videoPreview(p: ScopedPath, size: PreviewSize): Promise<Preview & { cached: boolean }> {
+      if (!ffmpeg) throw new HttpError(501);
+      return cached(cacheKey(p, `video-${size}`), () =>
+        videoLimiter.run(() =>
+          counted(async () => {
+            let frame: Buffer;
+            try {
+              frame = await videoFrame(ffmpeg, p);
+            } catch (err) {
+              if (err instanceof VideoFrameError) throw new UnsupportedImage();
+              throw err;
+            }
+            return render(frame, size);
+          }),
+        ),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * GET /api/public/dl (api.md §17): a file through the raw download (ranges, validators, S60/S61),
+ * GET /api/public/dl (docs/api.md §15): a file through the raw download (ranges, validators, S60/S61),
  * a folder through the archive service, both rooted at the share: `files=` entries are resolved
  * inside the shared folder (S47) and the walk matches the owner's rules on the owner's paths.
  */
@@ -10,8 +10,9 @@ import { BadRequest } from '../../http/errors.js';
 import { formatFor, type ArchiveFormat } from '../archive/formats.js';
 import { archiveName, commonBase, topLevelOnly } from '../archive/names.js';
 import type { ArchivePlan } from '../archive/service.js';
+import { addressKey } from '../../auth/throttle.js';
 import { sendArchive } from '../archive/send.js';
-import { sendResolvedFile } from '../raw/routes.js';
+import { sendResolvedFile } from '../../http/send-file.js';
 import { resolveInShare, type PublicTarget } from './service.js';
 
 export interface DownloadQuery {
@@ -52,5 +53,6 @@ export async function sendPublicDownload(req: FastifyRequest, reply: FastifyRepl
   if (!format) throw new BadRequest('unsupported archive format'); // S57
   const plan = await planShareArchive(t, q.files, format);
 
-  return sendArchive(req, reply, { plan, format, mtime: st.mtime, user: t.owner, globalRules: t.globalRules });
+  // Visitors count by client address, never against the owner's own downloads.
+  return sendArchive(req, reply, { plan, format, mtime: st.mtime, user: t.owner, globalRules: t.globalRules, client: `addr:${addressKey(req.ip)}` });
 }

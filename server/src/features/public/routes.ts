@@ -1,57 +1,113 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createMemoryThrottle } from '../auth/throttle.js';
-import { sendPublicDownload, type DownloadQuery } from './download.js';
-import { presentPublic } from './present.js';
-import { createPublicService, type Credentials } from './service.js';
-import { createSharePasswordThrottle, SHARE_ADDRESS_LIMIT, SHARE_HASH_LIMIT, SHARE_WINDOW_MS } from './throttle.js';
+import { PublicResource, PublicUploadShare } from '@coffer/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import { DOCUMENTED_ONLY, downloadAnswers, errors, PUBLIC } from '../../http/schemas.js';
+import { ArchiveQuery } from '../raw/routes.js';
+import { sendPublicDownload } from './download.js';
+import { presentPublic, presentUploadShare } from './present.js';
+import type { Credentials } from './service.js';
 
-const DOWNLOAD_QUERY = {
-  type: 'object',
-  properties: { inline: { type: 'string' }, algo: { type: 'string' }, files: { type: 'string' }, token: { type: 'string' } },
-} as const;
+const SharePassword = Type.Object({
+  'x-share-password': Type.Optional(
+    Type.String({
+      description:
+        'the link password, percent-encoded as encodeURIComponent does; empty when none (docs/api.md §15.3)',
+    }),
+  ),
+});
+const Token = {
+  token: Type.Optional(
+    Type.String({ description: 'a download token from the JSON of a protected share (docs/api.md §15.3)' }),
+  ),
+};
+const ShareQuery = Type.Object(Token);
+const DownloadQuery = Type.Object({ ...ArchiveQuery.properties, ...Token });
 
-function one(v: unknown): string | undefined {
-  const first = Array.isArray(v) ? (v as unknown[])[0] : v;
-  return typeof first === 'string' ? first : undefined;
+function credentials(req: {
+  headers: Static<typeof SharePassword>;
+  query: { token?: string };
+  ip: string;
+}): Credentials {
+  return { password: req.headers['x-share-password'], token: req.query.token, address: req.ip };
 }
 
-function credentials(req: FastifyRequest): Credentials {
-  return {
-    password: one(req.headers['x-share-password']),
-    token: one((req.query as Record<string, unknown> | undefined)?.token),
-    address: req.ip,
-  };
-}
-
-function tail(req: FastifyRequest): string {
-  return (req.params as { '*'?: string })['*'] ?? '';
-}
+const tags = ['public'];
+const HashPath = Type.Object({
+  '*': Type.Optional(
+    Type.String({ description: '{hash}, then the path inside the shared item (docs/api.md §15.1)' }),
+  ),
+});
 
 /**
- * Public access (api.md §17, S43–S47): no token, no cookie; a token sent anyway changes nothing.
+ * Public access (docs/api.md §15, S43–S47): no token, no cookie; a token sent anyway changes nothing.
  * GET /api/public/share/{hash}{/subpath} answers the Resource JSON of the shared item,
  * GET /api/public/dl/{hash}{/subpath} its bytes (a file) or an archive (a folder).
  */
-export async function publicRoutes(app: FastifyInstance): Promise<void> {
+export async function publicRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = app;
-  const throttle = createSharePasswordThrottle(
-    createMemoryThrottle({ windowMs: SHARE_WINDOW_MS, maxPerKey: Math.max(SHARE_ADDRESS_LIMIT, SHARE_HASH_LIMIT) + 10 }),
+  const service = deps.publicShares;
+
+  app.get(
+    '/api/public/share/*',
+    {
+      schema: {
+        tags,
+        summary: 'The shared item, relative to the share (docs/api.md §15.2)',
+        security: PUBLIC,
+        params: HashPath,
+        headers: SharePassword,
+        querystring: ShareQuery,
+        response: { 200: PublicResource, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const target = await service.open(req.params['*'] ?? '', credentials(req));
+      return presentPublic(target, { sniff: deps.files.typeDetectionByHeader });
+    },
   );
-  const service = createPublicService({
-    shares: deps.shares,
-    users: deps.users,
-    files: deps.files,
-    throttle,
-    failureDelayMs: deps.options.failureDelayMs,
-  });
 
-  app.get('/api/public/share/*', async (req) => {
-    const target = await service.open(tail(req), credentials(req));
-    return presentPublic(target, { sniff: deps.files.typeDetectionByHeader });
-  });
+  app.get(
+    '/api/public/upload/:hash',
+    {
+      schema: {
+        tags,
+        summary: "An upload share's page: the owner's message and the limits, nothing of the folder (docs/api.md §23.2)",
+        security: PUBLIC,
+        params: Type.Object({ hash: Type.String({ description: 'the share hash' }) }),
+        headers: SharePassword,
+        querystring: ShareQuery,
+        response: { 200: PublicUploadShare, ...errors(401, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      void reply.header('Cache-Control', 'no-store');
+      const t = await service.openUpload(req.params.hash, credentials(req));
+      return presentUploadShare(t.share.upload, t.token);
+    },
+  );
 
-  app.get('/api/public/dl/*', { schema: { querystring: DOWNLOAD_QUERY } }, async (req, reply) => {
-    const target = await service.open(tail(req), credentials(req));
-    return sendPublicDownload(req, reply, target, req.query as DownloadQuery);
-  });
+  app.get(
+    '/api/public/dl/*',
+    {
+      ...DOCUMENTED_ONLY,
+      schema: {
+        tags,
+        summary: "A shared file's bytes, or an archive of a shared folder (docs/api.md §15.4)",
+        security: PUBLIC,
+        params: HashPath,
+        headers: SharePassword,
+        querystring: DownloadQuery,
+        response: {
+          ...downloadAnswers('the file (as /api/raw sends it) or, for a folder, the archive'),
+          ...errors(400, 401, 403, 404, 412, 416, 429),
+        },
+      },
+    },
+    async (req, reply) => {
+      const target = await service.open(req.params['*'] ?? '', credentials(req));
+      return sendPublicDownload(req, reply, target, req.query);
+    },
+  );
 }

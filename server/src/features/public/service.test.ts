@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSharePassword, splitHash } from './service.js';
 
-describe('splitHash (api.md §17.1)', () => {
+describe('splitHash (docs/api.md §15.1)', () => {
   it('takes the first segment as the hash and the rest as the sub-path', () => {
     expect(splitHash('abc')).toEqual({ hash: 'abc', sub: '' });
     expect(splitHash('abc/')).toEqual({ hash: 'abc', sub: '' });
@@ -12,7 +12,7 @@ describe('splitHash (api.md §17.1)', () => {
   });
 });
 
-describe('decodeSharePassword (api.md §17.3)', () => {
+describe('decodeSharePassword (docs/api.md §15.3)', () => {
   it('undoes encodeURIComponent, with "+" read as a space as in a query', () => {
     const pw = 'p@ss wörd+/%&?=#;';
     expect(decodeSharePassword(encodeURIComponent(pw))).toBe(pw);

@@ -1,5 +1,5 @@
 /**
- * Anonymous access to a share (api.md §17, S44–S47): `{hash}{/subpath}` → the share, its password
+ * Anonymous access to a share (docs/api.md §15, S44–S47): `{hash}{/subpath}` → the share, its password
  * or token, its owner as the owner is now, and the requested item confined to the shared folder.
  */
 import path from 'node:path';
@@ -9,10 +9,10 @@ import { resolveInArea, type ScopedPath } from '../../fs/resolve.js';
 import { isDenied } from '../../fs/rules.js';
 import type { FileService } from '../../fs/service.js';
 import { HttpError, NotFound, Unauthorized } from '../../http/errors.js';
-import type { ShareRecord } from '../shares/repository.js';
+import type { ShareRecord, UploadTerms } from '../shares/repository.js';
 import type { ShareService } from '../shares/service.js';
 import type { UserRecord, UserRepository } from '../users/repository.js';
-import type { SharePasswordThrottle } from './throttle.js';
+import type { SharePasswordThrottle } from '../../auth/throttle.js';
 
 export interface Credentials {
   /** X-SHARE-PASSWORD as received (percent-encoded by the client), if any. */
@@ -35,13 +35,28 @@ export interface PublicTarget {
    * shared file it is the file (`shared`).
    */
   item: ScopedPath;
-  /** The item's path as the owner sees it (rules are matched on it, api.md §17.1 6c). */
+  /** The item's path as the owner sees it (rules are matched on it, docs/api.md §15.1 6c). */
   ownerVirtual: string;
   fileShare: boolean;
   /** Name of the shared item: the last segment of the share path ("" for a shared scope root). */
   sharedName: string;
   /** S44: the download token to hand out (protected share, password or token accepted). */
   token?: string;
+}
+
+/** An open upload share: the shared folder as its owner sees it now. */
+export interface UploadTarget {
+  share: ShareRecord & { upload: UploadTerms };
+  owner: UserRecord;
+  globalRules: readonly Rule[];
+  /** The shared folder, resolved in the owner's scope. */
+  folder: ScopedPath;
+  /** S44: the token to hand out (protected share, password or token accepted). */
+  token?: string;
+}
+
+export function isUploadShare(s: ShareRecord): s is ShareRecord & { upload: UploadTerms } {
+  return s.kind === 'upload' && s.upload !== undefined;
 }
 
 export interface PublicServiceDeps {
@@ -97,7 +112,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 export function createPublicService(deps: PublicServiceDeps) {
-  /** api.md §17.3 and S44/S45; returns the token to hand out (undefined for an open share). */
+  /** docs/api.md §15.3 and S44/S45; returns the token to hand out (undefined for an open share). */
   async function unlock(share: ShareRecord, cred: Credentials): Promise<string | undefined> {
     if (share.passwordHash === '') return undefined;
     await deps.throttle.admit(cred.address);
@@ -115,14 +130,15 @@ export function createPublicService(deps: PublicServiceDeps) {
     }
   }
 
-  /** Steps 3–5 of api.md §17.1 with S46: every failure is the same 404. */
+  /** Steps 3–5 of docs/api.md §15.1 with S46: every failure is the same 404. */
   async function sharedItem(share: ShareRecord, globalRules: readonly Rule[]): Promise<{ owner: UserRecord; shared: ScopedPath }> {
     const owner = await deps.users.byId(share.userId);
     if (!owner) {
       await deps.shares.deleteByHash(share.hash); // a deleted owner's links are dead for good
       throw gone();
     }
-    if (!owner.perm.share || !owner.perm.download) throw gone();
+    // A normal share hands out bytes (`download`); an upload share writes files (`create`, docs/api.md §23.3).
+    if (!owner.perm.share || !(isUploadShare(share) ? owner.perm.create : owner.perm.download)) throw gone();
     let shared: ScopedPath;
     try {
       shared = await deps.files.resolve(owner, share.path, { mustExist: true, globalRules });
@@ -140,14 +156,15 @@ export function createPublicService(deps: PublicServiceDeps) {
   return {
     /**
      * Resolves `{hash}{/subpath}` (the URL tail, already percent-decoded once by the router) in
-     * the order of api.md §17.1. Throws 404 (unknown, expired, S46), 429 (S45), 401 (password),
+     * the order of docs/api.md §15.1. Throws 404 (unknown, expired, S46), 429 (S45), 401 (password),
      * 403 (a sub-path climbing out of the share or reaching it through an escaping link, S47),
      * 400 (control characters in the sub-path).
      */
     async open(tail: string, cred: Credentials): Promise<PublicTarget> {
       const { hash, sub } = splitHash(tail);
       const share = hash === '' ? undefined : await deps.shares.byHash(hash);
-      if (!share) throw gone();
+      // An upload share lists and hands out nothing, under any route (docs/api.md §23).
+      if (!share || isUploadShare(share)) throw gone();
       const token = await unlock(share, cred);
       const globalRules = await deps.files.globalRules();
       const { owner, shared } = await sharedItem(share, globalRules);
@@ -161,6 +178,22 @@ export function createPublicService(deps: PublicServiceDeps) {
       }
       const { item, ownerVirtual } = await resolveInShare({ owner, globalRules, shared }, canon);
       return { share, owner, globalRules, shared, item, ownerVirtual, fileShare: false, sharedName, token };
+    },
+
+    /**
+     * An upload share by its hash (docs/api.md §23.3), in the order of §15.1: live upload share
+     * (404) → password or token (401/429) → owner with `share` and `create` (404) → the same
+     * folder, still in the owner's scope and rules (404). Every request of a visitor passes here,
+     * so a share whose owner lost `create` or whose folder went is dead at once.
+     */
+    async openUpload(hash: string, cred: Credentials): Promise<UploadTarget> {
+      const share = hash === '' ? undefined : await deps.shares.byHash(hash);
+      if (!share || !isUploadShare(share)) throw gone();
+      const token = await unlock(share, cred);
+      const globalRules = await deps.files.globalRules();
+      const { owner, shared } = await sharedItem(share, globalRules);
+      if (!shared.stat!.isDirectory()) throw gone();
+      return { share, owner, globalRules, folder: shared, token };
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
- * Resources (api.md §8, S2–S13, S51, S54, S81, S85): what each verb checks, in which order, and
- * which fs/ operation it runs between the `before` and `after` events (§19.2).
+ * Resources (docs/api.md §7, S2–S13, S51, S54, S81, S85): what each verb checks, in which order, and
+ * which fs/ operation it runs between the `before` and `after` events (docs/api.md §16.4).
  */
-import type { Rule } from '@coffer/protocol';
+import type { FileInfo, Rule } from '@coffer/protocol';
 import type { UserRecord } from '../users/repository.js';
 import type { EventBus, FileEvent, FileEventContext } from '../../events/index.js';
 import { BadRequest, Conflict, Forbidden, MethodNotAllowed, NotFound } from '../../http/errors.js';
+import { overrideFlag, queryFlag } from '../../http/query.js';
 import { canonicalPath, type CanonicalPath } from '../../fs/canonical.js';
-import { writeAtomic, makeDirs, type ByteSource, type WriteIo } from '../../fs/atomic.js';
+import { writeAtomic, keepDirs, type ByteSource, type WriteIo } from '../../fs/atomic.js';
 import { describe, listFolderJsonPieces, type ResourceItem } from '../../fs/listing.js';
 import {
   checksum,
@@ -29,17 +30,15 @@ import { findSubtitles } from '../../fs/subtitles.js';
 import { detectType, HEADER_BYTES, MAX_TEXT_SIZE, type ResourceType } from '../../fs/types.js';
 import { walk, type WalkEntry } from '../../fs/walk.js';
 
-export interface FileInfo extends ResourceItem {
-  content?: string;
-  subtitles?: string[];
-  checksums?: Record<string, string>;
-}
+export type { FileInfo };
 
 export interface ResourceDeps {
   files: FileService;
   events: EventBus;
   /** S48: drop the shares of a deleted or moved path (absent until shares exist). */
   removeShares?: (user: UserRecord, target: ScopedPath) => Promise<unknown>;
+  /** docs/api.md §22: moves a resolved item to the trash; false when the trash is off. */
+  trash?: (user: UserRecord, target: ScopedPath, globalRules: readonly Rule[]) => Promise<boolean>;
   /** Injectable write calls (tests make them fail with ENOSPC). */
   io?: () => WriteIo | undefined;
 }
@@ -50,14 +49,36 @@ function ctxOf(user: UserRecord, file: ScopedPath, destination?: ScopedPath): Fi
   return { user: { id: user.id, username: user.username, scope: user.scope }, file, destination, scopeRoot: file.root };
 }
 
-/** `base(N)ext` with N = 1, 2, … (api.md §8: `a.txt` → `a(1).txt`, `x.tar.gz` → `x.tar(1).gz`). */
+/** `base(N)ext` with N = 1, 2, … (docs/api.md §7.9: `a.txt` → `a(1).txt`, `x.tar.gz` → `x.tar(1).gz`). */
 export function numberedName(name: string, n: number): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? `${name}(${n})` : `${name.slice(0, dot)}(${n})${name.slice(dot)}`;
 }
 
+/** PATCH's query as the copy/move step takes it (docs/api.md §7.9). */
+export interface CopyMoveInput {
+  action: 'copy' | 'rename';
+  /**
+   * As received; checked after the permission (the order of docs/api.md §7.9) and made canonical by
+   * `patch`. WebDAV passes the Destination header's path already canonical.
+   */
+  destination: string | CanonicalPath | undefined;
+  /** `override=true`: replace what is at the destination. */
+  override: boolean;
+  /** `rename=true`: if the destination is taken, use the first free `name(N).ext`. */
+  autoRename: boolean;
+}
+
+/** The PATCH query → CopyMoveInput; an action other than copy or rename is 400 (the first check). */
+export function copyMoveInput(q: { action?: string; destination?: string; override?: string; rename?: string }): CopyMoveInput {
+  const { action } = q;
+  if (action !== 'copy' && action !== 'rename') throw new BadRequest('unknown action');
+  return { action, destination: q.destination, override: overrideFlag(q), autoRename: queryFlag(q.rename) };
+}
+
 /** The query's `destination`: decoded once by the router, once more here (a `+` is a space), then S1. */
-export function destinationPath(raw: string | undefined): CanonicalPath {
+export function destinationPath(raw: string | CanonicalPath | undefined): CanonicalPath {
+  if (typeof raw === 'object') return raw;
   if (raw === undefined || raw === '') throw new BadRequest('missing destination');
   return canonicalPath(raw.replace(/\+/g, ' '), { decode: true });
 }
@@ -131,7 +152,7 @@ export function createResourceService(deps: ResourceDeps) {
       const ctx = ctxOf(user, p);
       if (canon.trailingSlash || canon.path === '/') {
         if (p.exists && !p.stat?.isDirectory()) throw new Conflict('a file has that name');
-        await run('upload', ctx, () => makeDirs(p.real, io()));
+        await run('upload', ctx, () => keepDirs(p.real, io()));
         return null;
       }
       if (p.exists) {
@@ -158,32 +179,29 @@ export function createResourceService(deps: ResourceDeps) {
       return { etag: etagOf(written.mtimeNs, written.size) };
     },
 
-    /** DELETE: a file, a link or a folder tree; denied descendants stay (S7); the scope root never (S13). */
+    /**
+     * DELETE: a file, a link or a folder tree; denied descendants stay (S7); the scope root never
+     * (S13). With the trash on it goes there, and its shares stay (they work again once restored).
+     */
     async remove(user: UserRecord, rawPath: string): Promise<void> {
       const canon = canonicalPath(rawPath);
       if (canon.path === '/') throw new Forbidden('the scope root cannot be deleted');
       const globalRules = await files.globalRules();
       const p = await files.resolve(user, canon, { globalRules, mustExist: true });
       await run('delete', ctxOf(user, p), async () => {
+        if (await deps.trash?.(user, p, globalRules)) return;
         await removeTree(p, { user, globalRules, io: io() });
         await deps.removeShares?.(user, p);
       });
     },
 
-    /** PATCH: copy or rename/move (api.md §8 checks, S3, S7, S11, S13). */
-    async patch(
-      user: UserRecord,
-      rawPath: string,
-      q: { action?: string; destination?: string; override?: string; rename?: string },
-    ): Promise<void> {
-      const action = q.action;
-      if (action !== 'copy' && action !== 'rename') throw new BadRequest('unknown action');
+    /** PATCH: copy or rename/move (docs/api.md §7.9 checks, S3, S7, S11, S13). */
+    async patch(user: UserRecord, rawPath: string, input: CopyMoveInput): Promise<void> {
+      const { action, override, autoRename } = input;
       if (action === 'copy' && !user.perm.create) throw new Forbidden('copying needs the create permission');
       if (action === 'rename' && !user.perm.rename) throw new Forbidden('moving needs the rename permission');
-      const override = q.override === 'true';
-      const autoRename = q.rename === 'true';
       const srcCanon = canonicalPath(rawPath);
-      let dstCanon = destinationPath(q.destination);
+      let dstCanon = destinationPath(input.destination);
       const globalRules: readonly Rule[] = await files.globalRules();
       const src = await files.resolve(user, srcCanon, { globalRules });
       let dst = await files.resolve(user, dstCanon, { globalRules, forWrite: true });

@@ -4,7 +4,7 @@ import { expandVariables, parseHookLine } from './expand.js';
 const values: Record<string, string> = { FILE: '/srv/a b.txt', USERNAME: 'ann', EVIL: '$(rm -rf ~)', LOOP: '$FILE' };
 const lookup = (n: string) => values[n];
 
-describe('parseHookLine (api.md §19.4)', () => {
+describe('parseHookLine (docs/api.md §16.6)', () => {
   it('takes a trailing & as "do not wait" and removes it', () => {
     expect(parseHookLine('notify $FILE &')).toEqual({ line: 'notify $FILE', blocking: false });
     expect(parseHookLine('  notify&  ')).toEqual({ line: 'notify', blocking: false });

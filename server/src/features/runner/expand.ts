@@ -1,5 +1,5 @@
 /**
- * The text rules of one hook line (api.md §19.4, S72): the trailing `&`, and `$NAME` / `${NAME}`
+ * The text rules of one hook line (docs/api.md §16.6, S72): the trailing `&`, and `$NAME` / `${NAME}`
  * replaced inside single argv elements — never by re-splitting, so a value stays one argument
  * whatever it contains.
  */

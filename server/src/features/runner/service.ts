@@ -1,16 +1,19 @@
 /**
- * The event-hook runner (api.md §19, S72): runs `settings.commands[before_X / after_X]` line by
+ * The event-hook runner (docs/api.md §16, S72): runs `settings.commands[before_X / after_X]` line by
  * line around a file operation, only while command execution is enabled. No shell unless the
  * admin set `settings.shell`; with a shell the line goes to it unchanged and the event values
- * travel only in the environment.
+ * travel only in the environment. Each line runs in the OS sandbox over the acting user's scope
+ * (features/command/confine.ts), in the scope root, with only the sandbox's environment.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../../config/schema.js';
+import { ProgramMissing, type Confinement, type Launch } from '../command/confine.js';
 import { runGroup, type GroupRun, type Outcome } from '../command/process.js';
 import { CommandParseError, shellInEffect, splitCommandLine } from '../command/split.js';
+import { sandboxEnv } from '../command/sandbox.js';
 import { expandVariables, parseHookLine } from './expand.js';
 
-/** api.md §19.4: the values one event hands to its hooks. */
+/** docs/api.md §16.6: the values one event hands to its hooks. */
 export interface HookValues {
   /** Absolute on-disk path of the item. */
   file: string;
@@ -19,6 +22,8 @@ export interface HookValues {
   username: string;
   /** Absolute on-disk destination (copy/rename), else the scope root's on-disk path. */
   destination: string;
+  /** Real path of the scope root: the part of the served tree the hook sees, and its working folder. */
+  root: string;
 }
 
 /** A hook line that failed; the message says which line and why (it goes to the log, not the client). */
@@ -36,10 +41,7 @@ export interface RunnerDeps {
   config: Pick<ServerConfig, 'disableExec' | 'commandTimeout' | 'commandOutputLimit'>;
   settings: { settings(): Promise<{ shell: string[]; commands: Record<string, string[]> }> };
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Defaults to the server's environment. */
-  env?: NodeJS.ProcessEnv;
-  /** Defaults to the server's working directory (api.md §19.4). */
-  cwd?: string;
+  confinement: Confinement;
 }
 
 function reasonOf(o: Outcome, limits: RunnerDeps['config']): string {
@@ -59,7 +61,6 @@ function reasonOf(o: Outcome, limits: RunnerDeps['config']): string {
 
 export function createRunner(deps: RunnerDeps) {
   const live = new Set<GroupRun>();
-  const baseEnv = () => deps.env ?? process.env;
 
   /** Starts one hook line; resolves when it is done (blocking) or started (non-blocking). */
   async function runLine(trigger: string, raw: string, values: HookValues, shell: readonly string[]): Promise<void> {
@@ -78,7 +79,6 @@ export function createRunner(deps: RunnerDeps) {
       USERNAME: values.username,
       DESTINATION: values.destination,
     };
-    const env = { ...baseEnv(), ...eventEnv };
     let file: string;
     let args: string[];
     if (shellInEffect(shell)) {
@@ -86,17 +86,27 @@ export function createRunner(deps: RunnerDeps) {
       file = shell[0]!;
       args = [...shell.slice(1), line];
     } else {
-      const lookup = (name: string) => (Object.hasOwn(eventEnv, name) ? eventEnv[name] : baseEnv()[name]);
+      // Other names come from the hook's own (sandbox) environment, never the server's.
+      const env = sandboxEnv(eventEnv);
+      const lookup = (name: string) => (Object.hasOwn(env, name) ? env[name] : undefined);
       file = words[0]!;
       args = words.slice(1).map((w) => expandVariables(w, lookup));
     }
+    let launch: Launch;
+    try {
+      // The acting user's scope, writable: hooks run for write operations the user was allowed.
+      launch = await deps.confinement.prepare({ program: file, args, scope: values.root, cwd: values.root, writable: true, env: eventEnv });
+    } catch (err) {
+      throw new HookError(trigger, raw, err instanceof ProgramMissing ? `could not start (${err.message})` : `could not be confined (${(err as Error).message})`);
+    }
     const log = deps.log;
-    const run = runGroup(file, args, {
-      cwd: deps.cwd,
-      env,
+    const run = runGroup(launch.file, launch.args, {
+      cwd: launch.cwd,
+      fds: launch.fds,
+      env: launch.env,
       timeoutMs: deps.config.commandTimeout * 1000,
       outputLimit: deps.config.commandOutputLimit,
-      // The hook's output belongs to the server log (api.md §19.4), never to the HTTP client.
+      // The hook's output belongs to the server log (docs/api.md §16.6), never to the HTTP client.
       onLine: (text, stream) => log.info({ trigger, stream, text }, 'hook output'),
       registry: live,
     });
@@ -122,7 +132,7 @@ export function createRunner(deps: RunnerDeps) {
     live,
 
     /**
-     * Runs every line of `settings.commands[trigger]` in order (api.md §19.3); the first failure
+     * Runs every line of `settings.commands[trigger]` in order (docs/api.md §16.5); the first failure
      * skips the rest and throws a HookError. Does nothing while execution is disabled (S70).
      */
     async run(trigger: string, values: HookValues): Promise<void> {

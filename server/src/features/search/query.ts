@@ -1,4 +1,4 @@
-/** The search query language of api.md §13: `case:`, `type:` filters, quoted or space-split terms. */
+/** The search query language of docs/api.md §12: `case:`, `type:` filters, quoted or space-split terms. */
 
 export interface SearchQuery {
   caseSensitive: boolean;

@@ -1,8 +1,9 @@
 import { HOOK_KEYS, type Settings, type UserDefaults } from '@coffer/protocol';
 
-export const DEFAULT_MIN_PASSWORD_LENGTH = 12; // api.md §2
-export const DEFAULT_TUS = { chunkSize: 10 * 1024 * 1024, retryCount: 5 }; // api.md §4
+export const DEFAULT_MIN_PASSWORD_LENGTH = 12; // docs/api.md §2.9
+export const DEFAULT_TUS = { chunkSize: 10 * 1024 * 1024, retryCount: 5 }; // docs/api.md §4.1
 export const DEFAULT_HOME_BASE = '/users';
+export const DEFAULT_WEBDAV = { refuseMacMetadata: true }; // docs/api.md §4.1
 
 export function defaultUserDefaults(): UserDefaults {
   return {
@@ -36,10 +37,11 @@ export function defaultSettings(): StoredSettings {
     tus: { ...DEFAULT_TUS },
     shell: [],
     commands: Object.fromEntries(HOOK_KEYS.map((k) => [k, []])),
+    webdav: { ...DEFAULT_WEBDAV },
   };
 }
 
-/** Read-back rules of api.md §4: zero values read back as the defaults. */
+/** Read-back rules of docs/api.md §4.1: zero values read back as the defaults. */
 export function readBack(s: StoredSettings): StoredSettings {
   const out = structuredClone(s);
   if (!out.minimumPasswordLength) out.minimumPasswordLength = DEFAULT_MIN_PASSWORD_LENGTH;
@@ -48,7 +50,7 @@ export function readBack(s: StoredSettings): StoredSettings {
   return out;
 }
 
-/** Save-time normalisation of api.md §4 PUT. */
+/** Save-time normalisation of docs/api.md §4.2 PUT. */
 export function normaliseForSave(s: StoredSettings): StoredSettings {
   const out = structuredClone(s);
   if (!out.defaults.locale) out.defaults.locale = 'en';

@@ -2,7 +2,7 @@ import type { AuthMethod, Rule, Settings } from '@coffer/protocol';
 import type { StoredSettings } from './defaults.js';
 
 /**
- * The only place stored settings become API JSON (api.md §4): an allow-list of fields in File
+ * The only place stored settings become API JSON (docs/api.md §4.1): an allow-list of fields in File
  * Browser's order, `authMethod` from the auther record; never the signing key nor any secret
  * (S14), whatever else the stored record holds.
  */
@@ -50,6 +50,7 @@ export function presentSettings(s: StoredSettings, authMethod: AuthMethod): Sett
     shell: [...(s.shell ?? [])],
     // Sorted keys, as File Browser's encoder writes a map.
     commands: Object.fromEntries(Object.keys(s.commands ?? {}).sort().map((k) => [k, [...(s.commands[k] ?? [])]])),
+    webdav: { refuseMacMetadata: s.webdav.refuseMacMetadata },
   };
 }
 

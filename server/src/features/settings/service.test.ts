@@ -9,7 +9,7 @@ import { defaultSettings, normaliseForSave } from './defaults.js';
 import { createSettingsRepository, defaultAuther } from './repository.js';
 import { createSettingsService, fromInput, validateSettings } from './service.js';
 
-describe('fromInput (api.md §4: a left-out field is its zero value)', () => {
+describe('fromInput (docs/api.md §4.2: a left-out field is its zero value)', () => {
   it('gives zero values for an empty body', () => {
     const s = fromInput({});
     expect(s).toMatchObject({ signup: false, hideLoginButton: false, minimumPasswordLength: 0, userHomeBasePath: '', rules: [], shell: [], commands: {} });

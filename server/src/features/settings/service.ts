@@ -1,5 +1,5 @@
 /**
- * PUT/GET /api/settings (api.md §4, S39, S70): a full replacement of the editable fields, checked
+ * PUT/GET /api/settings (docs/api.md §4, S39, S70): a full replacement of the editable fields, checked
  * completely before anything is stored.
  */
 import { HOOK_KEYS, type AuthMethod, type Settings, type SettingsInput } from '@coffer/protocol';
@@ -8,13 +8,13 @@ import { canonicalPath } from '../../fs/canonical.js';
 import { BadRequest, HttpError } from '../../http/errors.js';
 import { assertWellFormedText } from '../../lib/json-text.js';
 import { rulesError } from '../../lib/rules.js';
-import { normaliseForSave, readBack, type StoredSettings } from './defaults.js';
+import { DEFAULT_WEBDAV, normaliseForSave, readBack, type StoredSettings } from './defaults.js';
 import { presentSettings } from './present.js';
 import type { SettingsRepository } from './repository.js';
 
 const HOOK_KEY_SET: ReadonlySet<string> = new Set(HOOK_KEYS);
 
-/** A left-out top-level field reads as its zero value (api.md §4), as File Browser's decoder does. */
+/** A left-out top-level field reads as its zero value (docs/api.md §4.2), as File Browser's decoder does. */
 export function fromInput(b: SettingsInput): StoredSettings {
   const d = b.defaults;
   return {
@@ -43,6 +43,9 @@ export function fromInput(b: SettingsInput): StoredSettings {
     tus: b.tus ? { chunkSize: b.tus.chunkSize, retryCount: b.tus.retryCount } : { chunkSize: 0, retryCount: 0 },
     shell: [...(b.shell ?? [])],
     commands: Object.fromEntries(Object.entries(b.commands ?? {}).map(([k, v]) => [k, [...(v ?? [])]])),
+    // Not a zero value when left out: File Browser's clients do not know it, and a default-on
+    // protection must not go off because an old script saved the settings.
+    webdav: { refuseMacMetadata: b.webdav?.refuseMacMetadata ?? DEFAULT_WEBDAV.refuseMacMetadata },
   };
 }
 

@@ -19,6 +19,25 @@ export interface ShareRecord {
   /** Real location of the target at creation. */
   realPath: string;
   createdAt: number;
+  /** SHA-256 (hex) of a File Browser download token kept at import; "" for Coffer's shares. */
+  legacyTokenSha256?: string;
+  /** `upload`: an upload-only share (docs/api.md §23); missing or `normal`: File Browser's kind. */
+  kind?: ShareKind;
+  /** Upload shares: what uploaders see and may send. Counters are read-only here (reserve/release). */
+  upload?: UploadTerms;
+}
+
+export type ShareKind = 'normal' | 'upload';
+
+export interface UploadTerms {
+  message: string;
+  /** Bytes per file, files in all, bytes in all; 0 = no limit. */
+  maxFileSize: number;
+  maxFiles: number;
+  maxBytes: number;
+  /** Uploads admitted so far (finished or running) and their bytes. */
+  files: number;
+  bytes: number;
 }
 
 function fromRow(r: Selectable<SharesTable>): ShareRecord {
@@ -32,10 +51,43 @@ function fromRow(r: Selectable<SharesTable>): ShareRecord {
     ino: r.ino,
     realPath: r.real_path,
     createdAt: Number(r.created_at),
+    legacyTokenSha256: r.legacy_token_sha256,
+    kind: r.kind === 'upload' ? 'upload' : 'normal',
+    upload:
+      r.kind === 'upload'
+        ? {
+            message: r.message,
+            maxFileSize: Number(r.max_file_size),
+            maxFiles: Number(r.max_files),
+            maxBytes: Number(r.max_bytes),
+            files: Number(r.files_taken),
+            bytes: Number(r.bytes_taken),
+          }
+        : undefined,
   };
 }
 
-/** api.md §16.0: by owner, then permanent links first, then soonest expiry; hash keeps it stable. */
+function toRow(s: ShareRecord) {
+  return {
+    hash: s.hash,
+    path: s.path,
+    user_id: s.userId,
+    expire: s.expire,
+    password_hash: s.passwordHash,
+    dev: s.dev,
+    ino: s.ino,
+    real_path: s.realPath,
+    created_at: s.createdAt,
+    legacy_token_sha256: s.legacyTokenSha256 ?? '',
+    kind: s.kind ?? 'normal',
+    message: s.upload?.message ?? '',
+    max_file_size: s.upload?.maxFileSize ?? 0,
+    max_files: s.upload?.maxFiles ?? 0,
+    max_bytes: s.upload?.maxBytes ?? 0,
+  };
+}
+
+/** docs/api.md §14.1: by owner, then permanent links first, then soonest expiry; hash keeps it stable. */
 function sorted(rows: Selectable<SharesTable>[]): ShareRecord[] {
   return rows
     .map(fromRow)
@@ -49,19 +101,15 @@ export function createShareRepository(db: Db) {
     k.selectFrom('shares').selectAll().where((eb) => eb.or([eb('expire', '=', 0), eb('expire', '>', now)]));
   return {
     async insert(s: ShareRecord): Promise<void> {
+      await k.insertInto('shares').values(toRow(s)).execute();
+    },
+    /** Inserts, or replaces the share with the same hash (an import run again). */
+    async upsert(s: ShareRecord): Promise<void> {
+      const { hash: _hash, ...rest } = toRow(s);
       await k
         .insertInto('shares')
-        .values({
-          hash: s.hash,
-          path: s.path,
-          user_id: s.userId,
-          expire: s.expire,
-          password_hash: s.passwordHash,
-          dev: s.dev,
-          ino: s.ino,
-          real_path: s.realPath,
-          created_at: s.createdAt,
-        })
+        .values(toRow(s))
+        .onConflict((oc) => oc.column('hash').doUpdateSet(rest))
         .execute();
     },
     async byHash(hash: string): Promise<ShareRecord | undefined> {
@@ -106,6 +154,31 @@ export function createShareRepository(db: Db) {
         .where('ino', '=', from.ino)
         .executeTakeFirst();
       return Number(r.numUpdatedRows);
+    },
+    /**
+     * Admits one upload of `length` bytes to the upload share `hash` if its file and byte limits
+     * allow it, counting it in the same statement (so that concurrent creations, on any number
+     * of instances, cannot pass a limit together). False: a limit is reached, or no such share.
+     */
+    async reserve(hash: string, length: number): Promise<boolean> {
+      const r = await k
+        .updateTable('shares')
+        .set((eb) => ({ files_taken: eb('files_taken', '+', 1), bytes_taken: eb('bytes_taken', '+', length) }))
+        .where('hash', '=', hash)
+        .where('kind', '=', 'upload')
+        .where((eb) => eb.or([eb('max_files', '=', 0), eb(eb('files_taken', '+', 1), '<=', eb.ref('max_files'))]))
+        .where((eb) => eb.or([eb('max_bytes', '=', 0), eb(eb('bytes_taken', '+', length), '<=', eb.ref('max_bytes'))]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Gives back what `reserve` counted for an upload that will not finish. */
+    async release(hash: string, length: number): Promise<void> {
+      await k
+        .updateTable('shares')
+        .set((eb) => ({ files_taken: eb('files_taken', '-', 1), bytes_taken: eb('bytes_taken', '-', length) }))
+        .where('hash', '=', hash)
+        .where('files_taken', '>', 0)
+        .execute();
     },
     async delete(hash: string): Promise<boolean> {
       const r = await k.deleteFrom('shares').where('hash', '=', hash).executeTakeFirst();

@@ -12,7 +12,7 @@ function statusOf(fn: () => unknown): number {
   }
 }
 
-describe('expiryFrom (api.md §16 step 4, S42)', () => {
+describe('expiryFrom (docs/api.md §14.4 step 4, S42)', () => {
   const now = 1_700_000_000;
 
   it('is permanent (0) for an absent, empty or zero amount', () => {

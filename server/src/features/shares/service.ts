@@ -1,5 +1,5 @@
 /**
- * Share links (api.md §16, S40–S49): expiry maths, password hashing, who may see and delete what,
+ * Share links (docs/api.md §14, S40–S49): expiry maths, password hashing, who may see and delete what,
  * and the clean-up when paths are deleted or renamed. Public access lives in features/public.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,11 +11,11 @@ import type { FileService } from '../../fs/service.js';
 import { BadRequest, Forbidden, NotFound } from '../../http/errors.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import type { UserRecord, UserRepository } from '../users/repository.js';
-import type { ShareRecord, ShareRepository } from './repository.js';
-import { deriveShareTokenKey, issueShareToken, verifyShareToken } from './token.js';
+import type { ShareRecord, ShareRepository, UploadTerms } from './repository.js';
+import { deriveShareTokenKey, issueShareToken, matchesLegacyToken, verifyShareToken } from './token.js';
 
 export const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
-/** spec.md: a share duration is 0 to 2147483647 units. */
+/** docs/client.md §5: a share duration is 0 to 2147483647 units. */
 export const MAX_EXPIRES = 2147483647;
 /** S41: 128 random bits. */
 export const SHARE_HASH_BYTES = 16;
@@ -23,7 +23,7 @@ export const SHARE_HASH_BYTES = 16;
 const HASH_SHAPE = /^[A-Za-z0-9_-]{1,128}={0,2}$/;
 
 /**
- * api.md §16 step 4 with S42: `expires` empty/absent = permanent, else decimal digits only
+ * docs/api.md §14.4 step 4 with S42: `expires` empty/absent = permanent, else decimal digits only
  * ("0" = permanent); `unit` absent/empty = hours, else exactly one of the four names.
  * Returns the Unix second after which the link is dead, 0 for permanent.
  */
@@ -37,6 +37,29 @@ export function expiryFrom(expires: string | undefined, unit: string | undefined
   if (n > MAX_EXPIRES) throw new BadRequest(`expires must be at most ${MAX_EXPIRES}`);
   if (n === 0) return 0;
   return Math.floor(nowS + n * perUnit);
+}
+
+/**
+ * docs/api.md §23.1: the terms of an upload share, or undefined for a normal one. Only a folder
+ * can receive files (400), and only from an owner who may create files (403). Upload fields on a
+ * normal share are refused (400) rather than silently dropped.
+ */
+export function uploadTermsFrom(input: ShareCreateRequest, owner: Pick<UserRecord, 'perm'>, target: Pick<ScopedPath, 'stat'>): UploadTerms | undefined {
+  const extra = input.message !== undefined || input.maxFileSize !== undefined || input.maxFiles !== undefined || input.maxBytes !== undefined;
+  if (input.kind !== 'upload') {
+    if (extra) throw new BadRequest('message and limits are for upload shares (kind "upload")');
+    return undefined;
+  }
+  if (!target.stat?.isDirectory()) throw new BadRequest('only a folder can receive uploads');
+  if (!owner.perm.create) throw new Forbidden();
+  return {
+    message: input.message ?? '',
+    maxFileSize: input.maxFileSize ?? 0,
+    maxFiles: input.maxFiles ?? 0,
+    maxBytes: input.maxBytes ?? 0,
+    files: 0,
+    bytes: 0,
+  };
 }
 
 /** S41: a fresh hash, 128 random bits in URL-safe base64 without padding (22 characters). */
@@ -124,6 +147,7 @@ export function createShareService(deps: ShareServiceDeps) {
       const expire = expiryFrom(input.expires, input.unit, t);
       const password = input.password ?? '';
       if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new BadRequest(`password is too long, maximum length is ${MAX_PASSWORD_BYTES}`);
+      const upload = uploadTermsFrom(input, owner, target);
       const passwordHash = password === '' ? '' : await hashPassword(password);
       const st = target.stat!;
       const record: ShareRecord = {
@@ -136,6 +160,7 @@ export function createShareService(deps: ShareServiceDeps) {
         ino: String(st.ino),
         realPath: target.real,
         createdAt: t,
+        ...(upload ? { kind: 'upload' as const, upload } : {}),
       };
       await repo.insert(record);
       return record;
@@ -153,10 +178,14 @@ export function createShareService(deps: ShareServiceDeps) {
     /**
      * GET /api/share/{path}: a non-admin's shares of exactly this path (trailing "/" included);
      * for an admin, every owner's shares of the same on-disk location (owner scope + share path
-     * against admin scope + path, compared lexically). The path need not exist.
+     * against admin scope + path, compared lexically). The path need not exist; a denied or
+     * escaping one is refused (403).
      */
     async listForPath(viewer: UserRecord, rawPath: string): Promise<ShareRecord[]> {
       const canon = canonicalPath(rawPath);
+      // S4, S12: a rule-denied path, or one behind a link out of the scope, is 403 as on every
+      // other route (the path itself need not exist).
+      await deps.files.resolve(viewer, canon);
       const path = canon.path === '/' || !canon.trailingSlash ? canon.path : canon.path + '/';
       const t = now();
       await repo.deleteExpired(t);
@@ -191,12 +220,17 @@ export function createShareService(deps: ShareServiceDeps) {
 
     byHash,
 
+    /** docs/api.md §23.3: counts an upload against the share's limits; false when one is reached. */
+    reserve: (hash: string, length: number) => repo.reserve(hash, length),
+    /** Gives back the count of an upload that will not finish. */
+    release: (hash: string, length: number) => repo.release(hash, length),
+
     async deleteByHash(hash: string): Promise<void> {
       await repo.delete(hash);
     },
 
     /**
-     * S48 / api.md §16 "Side effects": after `target` was deleted or renamed away by `ownerId`,
+     * S48 / docs/api.md §14.6: after `target` was deleted or renamed away by `ownerId`,
      * removes that user's shares of the path or below it (whole segments), and the other users'
      * shares whose file was there and is gone now (a part kept back by a rule, S7, stays shared).
      * Returns how many went.
@@ -207,6 +241,18 @@ export function createShareService(deps: ShareServiceDeps) {
         if (s.userId === ownerId && isAtOrBelow(s.path, target.virtual)) gone.push(s.hash);
         else if (isPathInside(target.entry, s.realPath) && !(await stillThere(s))) gone.push(s.hash);
       }
+      return repo.deleteMany(gone);
+    },
+
+    /**
+     * After an item at the real path `real` was deleted for good from the trash (docs/api.md §22):
+     * every share of it or below it whose file is gone. Its shares outlive the trashing (they work
+     * again once restored) but not the purge: an inode freed then can be reused by a new file at
+     * the same path, which a stale share's (dev, ino) check would take for the shared one.
+     */
+    async removeGoneUnder(real: string): Promise<number> {
+      const gone: string[] = [];
+      for (const s of await repo.candidatesUnder(-1, real)) if (isPathInside(real, s.realPath) && !(await stillThere(s))) gone.push(s.hash);
       return repo.deleteMany(gone);
     },
 
@@ -237,6 +283,8 @@ export function createShareService(deps: ShareServiceDeps) {
     },
 
     async checkToken(share: ShareRecord, token: string): Promise<boolean> {
+      // A share imported from File Browser also opens with the token File Browser gave it.
+      if (share.legacyTokenSha256 && matchesLegacyToken(share.legacyTokenSha256, token)) return true;
       return verifyShareToken(await key(), share, token, now());
     },
 

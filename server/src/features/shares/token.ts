@@ -4,7 +4,7 @@
  * server's signing key. It opens only its own share, for one hour, and dies when the password
  * (hash) changes or the share is gone. Form: `<expiry, base 36>.<mac, base64url>` (URL-safe).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SHARE_TOKEN_TTL_S = 3600; // S44
 
@@ -39,4 +39,16 @@ export function verifyShareToken(
   const given = Buffer.from(m[2]!, 'latin1');
   const want = Buffer.from(mac(key, share.hash, share.passwordHash, exp).toString('base64url'), 'latin1');
   return given.length === want.length && timingSafeEqual(given, want);
+}
+
+/** SHA-256 (hex) of a File Browser share token, as an import keeps it (migration 006). */
+export function legacyTokenDigest(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Does `token` hash to the kept digest? Digests of equal length, compared in constant time. */
+export function matchesLegacyToken(digestHex: string, token: string): boolean {
+  const want = Buffer.from(digestHex, 'latin1');
+  const given = Buffer.from(legacyTokenDigest(token), 'latin1');
+  return want.length === given.length && timingSafeEqual(want, given);
 }

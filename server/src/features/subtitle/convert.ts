@@ -1,5 +1,5 @@
 /**
- * Subtitle conversion to WebVTT (api.md §11): SubRip (.srt) and SubStation Alpha (.ass/.ssa).
+ * Subtitle conversion to WebVTT (docs/api.md §10): SubRip (.srt) and SubStation Alpha (.ass/.ssa).
  * Lenient: blocks without a valid timing are left out rather than failing the whole file.
  */
 
@@ -109,7 +109,7 @@ export function assToVtt(input: string): string {
 
 export type SubtitleKind = 'srt' | 'ass' | 'vtt';
 
-/** api.md §11: only these suffixes are subtitles (case-insensitively); conversion by lowercase suffix. */
+/** docs/api.md §10: only these suffixes are subtitles (case-insensitively); conversion by lowercase suffix. */
 export function subtitleKind(name: string): SubtitleKind | 'passthrough' | null {
   const lower = name.toLowerCase();
   if (!/\.(vtt|srt|ass|ssa)$/.test(lower)) return null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.js';
-import { checkVersion, isPatchContentType, overrideFlag, parseTusInt } from './protocol.js';
+import { checkVersion, isPatchContentType, parseTusInt, parseUploadMetadata } from './protocol.js';
 
 describe('parseTusInt (S50)', () => {
   it('accepts plain decimal digits', () => {
@@ -41,7 +41,7 @@ describe('checkVersion', () => {
   });
 });
 
-describe('isPatchContentType and overrideFlag', () => {
+describe('isPatchContentType', () => {
   it('wants exactly application/offset+octet-stream', () => {
     expect(isPatchContentType('application/offset+octet-stream')).toBe(true);
     expect(isPatchContentType('Application/Offset+Octet-Stream')).toBe(true);
@@ -49,9 +49,21 @@ describe('isPatchContentType and overrideFlag', () => {
     expect(isPatchContentType('application/octet-stream')).toBe(false);
     expect(isPatchContentType('application/offset+octet-stream; x=1')).toBe(false);
   });
-  it('reads override=true only', () => {
-    expect(overrideFlag({ override: 'true' })).toBe(true);
-    for (const v of ['false', 'TRUE', '1', '', undefined, ['true', 'true']]) expect(overrideFlag({ override: v })).toBe(false);
-    expect(overrideFlag(undefined)).toBe(false);
+});
+
+describe('parseUploadMetadata (tus creation)', () => {
+  const b64 = (t: string) => Buffer.from(t).toString('base64');
+  it('reads key and base64 value pairs, a key without value as ""', () => {
+    const m = parseUploadMetadata(`filename ${b64('ré sumé.pdf')},filetype ${b64('application/pdf')},flag`);
+    expect(m.get('filename')).toBe('ré sumé.pdf');
+    expect(m.get('filetype')).toBe('application/pdf');
+    expect(m.get('flag')).toBe('');
+    expect(parseUploadMetadata(undefined).size).toBe(0);
+  });
+
+  it('refuses repeated keys, bad base64 and values that are not UTF-8 with 400', () => {
+    for (const bad of [`a ${b64('x')},a ${b64('y')}`, 'a !!!!', 'a YQ', `a ${b64('x')} extra`, 'a /w==', 'ké eA==']) {
+      expect(() => parseUploadMetadata(bad), bad).toThrow(/Upload-Metadata/);
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * tus 1.0.0 wire details (api.md §14, S50): header names, strict integer parsing, the headers
+ * tus 1.0.0 wire details (docs/api.md §13, S50): header names, strict integer parsing, the headers
  * every answer carries.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -8,7 +8,7 @@ import { BadRequest, HttpError } from '../../http/errors.js';
 export const TUS_VERSION = '1.0.0';
 export const TUS_EXTENSIONS = 'creation,termination';
 export const PATCH_CONTENT_TYPE = 'application/offset+octet-stream';
-/** api.md §14: a refused PATCH body is read and thrown away up to this much, else the connection closes. */
+/** docs/api.md §13.4: a refused PATCH body is read and thrown away up to this much, else the connection closes. */
 export const DISCARD_LIMIT = 32 * 1024 * 1024;
 
 const DECIMAL = /^[0-9]+$/;
@@ -48,8 +48,41 @@ export function isPatchContentType(v: string | undefined): boolean {
   return typeof v === 'string' && v.trim().toLowerCase() === PATCH_CONTENT_TYPE;
 }
 
-/** `override=true` exactly; anything else means false (api.md §8). */
-export function overrideFlag(query: unknown): boolean {
-  const v = (query as Record<string, unknown> | undefined)?.override;
-  return v === 'true';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const META_KEY = /^[!-+\--~]+$/; // printable ASCII, no space or comma
+
+/**
+ * `Upload-Metadata` (tus 1.0 creation): comma-separated `key base64value` pairs. Strict: a key
+ * twice, a key out of printable ASCII, padding or letters base64 does not have, or a value that
+ * is not UTF-8 → 400.
+ */
+export function parseUploadMetadata(raw: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (raw === undefined || raw.trim() === '') return out;
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  for (const pair of raw.split(',')) {
+    const [key, value = '', ...rest] = pair.trim().split(' ');
+    if (!key || !META_KEY.test(key) || rest.length > 0 || out.has(key) || !BASE64.test(value)) throw new BadRequest('invalid Upload-Metadata');
+    try {
+      out.set(key, utf8.decode(Buffer.from(value, 'base64')));
+    } catch {
+      throw new BadRequest('invalid Upload-Metadata');
+    }
+  }
+  return out;
+}
+
+/** Reads and throws away what is left of a refused body, up to the limit; false if more remains. */
+export async function discard(it: AsyncIterator<Buffer>, limit: number): Promise<boolean> {
+  let seen = 0;
+  try {
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return true;
+      seen += next.value.length;
+      if (seen > limit) return false;
+    }
+  } catch {
+    return false;
+  }
 }

@@ -12,13 +12,15 @@ export interface UploadRecord {
   userId: number;
   sessionJti: string;
   length: number;
-  /** Bytes known to be durable in the staging file. */
+  /** The recorded offset: bytes known to be synced in the staging file (README.md). */
   offset: number;
   override: boolean;
   createdAt: number;
   updatedAt: number;
   /** Kernel whose unsynced bytes past `offset` may be trusted (StagingArea.writerId); null: none. */
   writer: string | null;
+  /** The upload share a visitor's upload goes through (docs/api.md §23.3); null for signed-in uploads. */
+  shareHash: string | null;
 }
 
 export function targetKey(realPath: string): string {
@@ -38,6 +40,7 @@ function fromRow(r: Selectable<UploadsTable>): UploadRecord {
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
     writer: r.writer,
+    shareHash: r.share_hash ?? null,
   };
 }
 
@@ -67,6 +70,7 @@ export function createUploadRepository(db: Db) {
           created_at: u.createdAt,
           updated_at: u.updatedAt,
           writer: u.writer,
+          share_hash: u.shareHash,
         })
         .execute();
     },

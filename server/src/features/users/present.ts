@@ -2,7 +2,7 @@ import type { User } from '@coffer/protocol';
 import type { UserRecord } from './repository.js';
 
 /**
- * The only place a UserRecord becomes API JSON (api.md §3): `password` is always "" (never a
+ * The only place a UserRecord becomes API JSON (docs/api.md §3.1): `password` is always "" (never a
  * hash, S34); a non-admin reading itself gets `scope: ""` (S37). Field order as File Browser's.
  */
 export function presentUser(u: UserRecord, viewer: { perm: { admin: boolean } }): User {

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../auth/passwords.js';
+import { createAppPasswordService } from '../../auth/app-passwords.js';
+import { createLoginThrottle } from '../../auth/throttle.js';
 import { createTokenService, type Session } from '../../auth/tokens.js';
 import { openDb, type Db } from '../../db/index.js';
 import { HttpError } from '../../http/errors.js';
@@ -80,7 +82,7 @@ describe('security log lines (E8)', () => {
       singleClick: false, redirectAfterCopyMove: true, perm: { ...d.perm, admin: true }, commands: [], sorting: d.sorting, rules: [],
       hideDotfiles: false, dateFormat: false, aceEditorTheme: '',
     });
-    session = { jti: 'unit-session', userId: admin.id, iat: 0, exp: 0 };
+    session = { jti: 'unit-session', userId: admin.id, iat: 0, exp: 0, family: 'unit-session', lastSeen: 0 };
   });
   afterAll(async () => {
     await db.close();
@@ -89,7 +91,8 @@ describe('security log lines (E8)', () => {
 
   function service() {
     const tokens = createTokenService({ db, key: new Uint8Array(64), lifetimeSeconds: 60 });
-    return createUsersService({ users: createUserRepository(db), settings: createSettingsRepository(db), tokens, serverRoot: path.join(dir, 'root') });
+    const appPasswords = createAppPasswordService({ db, loginThrottle: createLoginThrottle() });
+    return createUsersService({ users: createUserRepository(db), settings: createSettingsRepository(db), tokens, appPasswords, serverRoot: path.join(dir, 'root') });
   }
 
   it('logs user creation, changes (field names only) and deletion with actor and target, never a password', async () => {

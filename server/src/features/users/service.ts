@@ -1,19 +1,21 @@
 /**
- * The rules of the users API (api.md §3, S9, S21, S22, S35–S39): envelope checks in File
+ * The rules of the users API (docs/api.md §3, S9, S21, S22, S35–S39): envelope checks in File
  * Browser's order, the `which` semantics, non-admin limits, the last admin, duplicate names,
  * scope normalisation and folders, session revocation and the E8 log lines. Nothing is written
  * until every check has passed.
  */
 import { USER_FIELDS, USER_WHICH_NAMES, type Permissions, type Rule, type RuleInput, type UserField, type UserInput, type UserModifyRequest, type UserDeleteRequest } from '@coffer/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AppPasswordService } from '../../auth/app-passwords.js';
 import type { Session, TokenService } from '../../auth/tokens.js';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { checkPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { canonicalPath } from '../../fs/canonical.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../http/errors.js';
 import { assertWellFormedText } from '../../lib/json-text.js';
 import { rulesError } from '../../lib/rules.js';
 import type { SettingsRepository } from '../settings/repository.js';
-import { homeScope, validateUsername } from '../auth/home.js';
+import { homeScope, validateUsername } from '../signin/home.js';
+import { confirmsOwnPassword } from '../signin/methods/confirm.js';
 import { DuplicateUsername, type NewUser, type UserRecord, type UserRepository } from './repository.js';
 import { ensureScopeFolder } from '../../fs/scope-folder.js';
 
@@ -30,6 +32,8 @@ export interface UsersServiceDeps {
   users: UserRepository;
   settings: SettingsRepository;
   tokens: TokenService;
+  /** A new password or a deleted user ends the user's app passwords too (docs/api.md §2.10). */
+  appPasswords: Pick<AppPasswordService, 'revokeUser'>;
   /** The server root (config.root): scope folders are created below it. */
   serverRoot: string;
 }
@@ -79,10 +83,11 @@ const ZERO_PERM: Permissions = { admin: false, execute: false, create: false, re
 export function createUsersService(deps: UsersServiceDeps) {
   const locked = createLock();
 
-  /** S35: the caller's own password, when the auth method is json (api.md §3 envelope). */
+  /** S35: the caller's own password under the json and hook auth methods (docs/api.md §3.2 envelope). */
   async function checkCurrentPassword(actor: Actor, given: string | undefined): Promise<void> {
-    if ((await deps.settings.auther()).method !== 'json') return;
-    if (!given || !(await verifyPassword(actor.user.passwordHash, given))) throw new BadRequest(CURRENT_PASSWORD_INCORRECT);
+    if ((await confirmsOwnPassword(await deps.settings.auther(), actor.user, given)) === false) {
+      throw new BadRequest(CURRENT_PASSWORD_INCORRECT);
+    }
   }
 
   /** S37: a username taken by another user after folding → 409. */
@@ -113,7 +118,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       return user;
     },
 
-    /** POST /api/users; returns the new record. Check order of api.md §3. */
+    /** POST /api/users; returns the new record. Check order of docs/api.md §3.4. */
     async create(actor: Actor, body: UserModifyRequest | undefined): Promise<UserRecord> {
       if (!body) throw new BadRequest('empty request');
       if (body.what !== 'user') throw new BadRequest('invalid data type');
@@ -163,7 +168,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       return created;
     },
 
-    /** PUT /api/users/{id} (api.md §3, S35–S39). The route has already refused other ids to non-admins. */
+    /** PUT /api/users/{id} (docs/api.md §3.5, S35–S39). The route has already refused other ids to non-admins. */
     async update(actor: Actor, id: number, body: UserModifyRequest | undefined): Promise<void> {
       if (!body) throw new BadRequest('empty request');
       if (body.what !== 'user') throw new BadRequest('invalid data type');
@@ -187,7 +192,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (fields.includes('perm')) checkPerm(d.perm);
       if (full && !isAdmin) throw new Forbidden();
       const settings = await deps.settings.settings();
-      // Full replace with an empty password keeps the stored one (api.md §3).
+      // Full replace with an empty password keeps the stored one (docs/api.md §3.5).
       const changesPassword = fields.includes('password') && !(full && !d.password);
       for (const f of fields) {
         if (f === 'password' && changesPassword) {
@@ -246,11 +251,12 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (changesPassword) {
         // S21: every other session of that user ends now; the caller keeps its own when it changed its own password.
         await deps.tokens.revokeUser(id, actor.user.id === id ? actor.session.jti : undefined);
+        await deps.appPasswords.revokeUser(id);
       }
       actor.log.info({ actor: actor.user.id, target: id, fields: written }, 'user updated');
     },
 
-    /** DELETE /api/users/{id} (api.md §3, S22, S35, S37). */
+    /** DELETE /api/users/{id} (docs/api.md §3.6, S22, S35, S37). */
     async remove(actor: Actor, id: number, body: UserDeleteRequest | undefined): Promise<void> {
       if (!body) throw new BadRequest('empty request');
       await checkCurrentPassword(actor, body.current_password);
@@ -262,6 +268,7 @@ export function createUsersService(deps: UsersServiceDeps) {
         return target;
       });
       await deps.tokens.revokeUser(id); // S22
+      await deps.appPasswords.revokeUser(id);
       actor.log.info({ actor: actor.user.id, target: id, username: deleted.username }, 'user deleted');
     },
   };

@@ -1,17 +1,28 @@
-/** The login form (spec §2 "Login screen"): login, and signup when the server allows it; busy and error states. */
+/** The login form (docs/client.md §2 "Login screen"): login, and signup when the server allows it; busy and error states. */
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { login, signup } from '../../api/auth';
+import { isApiError } from '../../api/errors';
+import { passkeysSupported, secondStepWithPasskey, signInWithPasskey } from '../../api/passkeys';
 import { config, productName, staticUrl } from '../../config';
 import { loginProblem, type LoginProblem } from './loginError';
 import { Recaptcha, type CaptchaHandle } from './Recaptcha';
+import { OidcSignIn } from './OidcSignIn';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
 import { activeLocale } from '../../i18n';
 import { setToken } from '../../stores/session';
 
 type Mode = 'login' | 'signup';
-type Problem = LoginProblem | { kind: 'passwordsDontMatch' };
+type Problem = LoginProblem | { kind: 'passwordsDontMatch' } | { kind: 'passkeyFailed' };
+
+/**
+ * docs/api.md §2.13: a passkey answers the second step under json, hook and oidc's password form;
+ * it signs in without a name only under json (under hook the command decides at every sign-in).
+ */
+const TAKES_PASSWORDS = config.AuthMethod === 'json' || config.AuthMethod === 'hook' || (config.AuthMethod === 'oidc' && Boolean(config.OIDC?.PasswordLogin));
+const PASSKEY_STEP = TAKES_PASSWORDS && passkeysSupported();
+const PASSKEY_SIGNIN = config.AuthMethod === 'json' && PASSKEY_STEP;
 
 function useProblemText(problem: Problem | null): string | null {
   const { t } = useTranslation();
@@ -19,10 +30,16 @@ function useProblemText(problem: Problem | null): string | null {
   switch (problem.kind) {
     case 'wrongCredentials':
       return t('login.wrongCredentials');
+    case 'wrongCode':
+      return t('login.wrongCode');
+    case 'secondFactor':
+      return null;
     case 'usernameTaken':
       return t('login.usernameTaken');
     case 'passwordsDontMatch':
       return t('login.passwordsDontMatch');
+    case 'passkeyFailed':
+      return t('login.passkeyFailed');
     case 'connection':
       return t('errors.connection');
     case 'tooManyAttempts': {
@@ -45,18 +62,25 @@ export function LoginForm() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+  // docs/api.md §2.12: after a right password, the second step asks for a code.
+  const [codeStep, setCodeStep] = useState(false);
+  const [code, setCode] = useState('');
+  // What the second step takes (X-Second-Factor): "totp", "passkey" or both.
+  const [methods, setMethods] = useState('totp');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const captcha = useRef<CaptchaHandle | null>(null);
   const problemText = useProblemText(problem);
   const signupMode = mode === 'signup' && config.Signup;
+  // docs/api.md §2.13: the oidc method may leave only the provider's button.
+  const noPasswords = config.OIDC?.PasswordLogin === false;
 
   async function handleSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy) return;
     setProblem(null);
     const recaptcha = config.ReCaptcha ? (captcha.current?.response() ?? '') : '';
-    // spec §5: captcha on and not answered → the wrong-credentials message.
+    // docs/client.md §5: captcha on and not answered → the wrong-credentials message.
     if (config.ReCaptcha && !recaptcha) {
       setProblem({ kind: 'wrongCredentials' });
       return;
@@ -69,14 +93,41 @@ export function LoginForm() {
     try {
       if (signupMode) await signup(username, password);
       // The signed-in session makes the login route move on to the redirect target (app/guards).
-      setToken(await login(username, password, recaptcha));
+      setToken(await login(username, password, recaptcha, codeStep ? code.trim() : undefined));
     } catch (err) {
       captcha.current?.reset();
-      const found = loginProblem(err, signupMode ? 'signup' : 'login');
-      if (found.kind === 'other') void showErrorPrompt(found.message);
+      const found = loginProblem(err, codeStep ? 'code' : signupMode ? 'signup' : 'login');
+      if (found.kind === 'secondFactor') {
+        setMethods(isApiError(err) ? (err.secondFactor ?? 'totp') : 'totp');
+        setCodeStep(true);
+        setCode('');
+      } else if (found.kind === 'other') void showErrorPrompt(found.message);
       else setProblem(found);
       setBusy(false);
     }
+  }
+
+  /** A passkey instead of the form: without a name, or as the second step after the password. */
+  async function handlePasskey() {
+    if (busy) return;
+    setProblem(null);
+    setBusy(true);
+    try {
+      setToken(codeStep ? await secondStepWithPasskey(username, password) : await signInWithPasskey());
+    } catch (err) {
+      const found = loginProblem(err, 'code');
+      // A refusal, or the browser's own cancel or error (not an ApiError).
+      setProblem(found.kind === 'wrongCode' || found.kind === 'other' ? { kind: 'passkeyFailed' } : found);
+      setBusy(false);
+    }
+  }
+
+  /** Back from the code step to the name and password. */
+  function startOver() {
+    setCodeStep(false);
+    setCode('');
+    setPassword('');
+    setProblem(null);
   }
 
   function switchMode() {
@@ -103,56 +154,103 @@ export function LoginForm() {
             {problemText}
           </p>
         ) : null}
-        <label className="field">
-          <span className="field__label">{t('login.username')}</span>
-          <input
-            className="input"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="off"
-            spellCheck={false}
-            required
-            // The login screen has one task; starting in its first field is what users expect.
-            // eslint-disable-next-line jsx-a11y/no-autofocus
-            autoFocus
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">{t('login.password')}</span>
-          <input
-            className="input"
-            name="password"
-            type="password"
-            autoComplete={signupMode ? 'new-password' : 'current-password'}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        {signupMode ? (
+        {codeStep ? null : <OidcSignIn />}
+        {codeStep && methods.includes('totp') ? (
+          <>
+            <p className="login__hint">{t('login.codeIntro')}</p>
+            <label className="field">
+              <span className="field__label">{t('login.code')}</span>
+              <input
+                className="input"
+                name="otp"
+                autoComplete="one-time-code"
+                autoCapitalize="off"
+                spellCheck={false}
+                dir="ltr"
+                required
+                // The code step has one field; it takes the focus as the step appears.
+                // eslint-disable-next-line jsx-a11y/no-autofocus
+                autoFocus
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            </label>
+          </>
+        ) : null}
+        <div hidden={codeStep || noPasswords} className="login__fields">
           <label className="field">
-            <span className="field__label">{t('login.passwordConfirm')}</span>
+            <span className="field__label">{t('login.username')}</span>
             <input
               className="input"
-              name="passwordConfirm"
-              type="password"
-              autoComplete="new-password"
+              name="username"
+              autoComplete="username"
+              autoCapitalize="off"
+              spellCheck={false}
               required
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
+              // The login screen has one task; starting in its first field is what users expect.
+              // eslint-disable-next-line jsx-a11y/no-autofocus
+              autoFocus
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
             />
           </label>
-        ) : null}
+          <label className="field">
+            <span className="field__label">{t('login.password')}</span>
+            <input
+              className="input"
+              name="password"
+              type="password"
+              autoComplete={signupMode ? 'new-password' : 'current-password'}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+          {signupMode ? (
+            <label className="field">
+              <span className="field__label">{t('login.passwordConfirm')}</span>
+              <input
+                className="input"
+                name="passwordConfirm"
+                type="password"
+                autoComplete="new-password"
+                required
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+              />
+            </label>
+          ) : null}
+        </div>
         {config.ReCaptcha && config.ReCaptchaKey ? (
           <Recaptcha siteKey={config.ReCaptchaKey} label={t('login.captcha')} handle={captcha} />
         ) : null}
-        <button className="button button--primary button--block" type="submit" disabled={busy}>
-          {busy ? <span className="spinner__ring spinner__ring--small" aria-hidden="true" /> : null}
-          {submitText}
-        </button>
-        {config.Signup ? (
+        {codeStep && !methods.includes('totp') ? null : (
+          <button
+            className="button button--primary button--block"
+            type="submit"
+            disabled={busy}
+            hidden={noPasswords}
+          >
+            {busy ? <span className="spinner__ring spinner__ring--small" aria-hidden="true" /> : null}
+            {submitText}
+          </button>
+        )}
+        {!signupMode && (codeStep ? PASSKEY_STEP && methods.includes('passkey') : PASSKEY_SIGNIN) ? (
+          <button
+            type="button"
+            className="button button--block login__alt"
+            onClick={() => void handlePasskey()}
+            disabled={busy}
+          >
+            {codeStep ? t('login.usePasskey') : t('login.withPasskey')}
+          </button>
+        ) : null}
+        {codeStep ? (
+          <button type="button" className="button button--link" onClick={startOver} disabled={busy}>
+            {t('login.startOver')}
+          </button>
+        ) : null}
+        {config.Signup && !codeStep && !noPasswords ? (
           <button type="button" className="button button--link" onClick={switchMode} disabled={busy}>
             {signupMode ? t('login.toLogin') : t('login.toSignup')}
           </button>

@@ -1,6 +1,6 @@
 /**
  * The reCAPTCHA widget of the login form. The page loads Google's script with render=explicit
- * (api.md §5); we wait for it, then render the widget with the injected site key.
+ * (docs/api.md §5.2); we wait for it, then render the widget with the injected site key.
  */
 import { useEffect, useRef, type RefObject } from 'react';
 

@@ -6,6 +6,16 @@ describe('loginProblem', () => {
   it('reads 403 as wrong credentials', () => {
     expect(loginProblem(new ApiError(403, '403 Forbidden'), 'login')).toEqual({ kind: 'wrongCredentials' });
   });
+  it('reads a 401 with X-Second-Factor as the ask for a code, and 403 at the code step as a wrong code', () => {
+    expect(loginProblem(new ApiError(401, '401 Unauthorized', false, null, 'totp'), 'login')).toEqual({
+      kind: 'secondFactor',
+    });
+    expect(loginProblem(new ApiError(401, '401 Unauthorized'), 'login')).toEqual({
+      kind: 'other',
+      message: '401 Unauthorized',
+    });
+    expect(loginProblem(new ApiError(403, '403 Forbidden'), 'code')).toEqual({ kind: 'wrongCode' });
+  });
   it('reads 409 on signup as a taken username', () => {
     expect(loginProblem(new ApiError(409, '409 Conflict'), 'signup')).toEqual({ kind: 'usernameTaken' });
     expect(loginProblem(new ApiError(409, '409 Conflict'), 'login')).toEqual({

@@ -1,8 +1,8 @@
 /**
- * Session start and end (spec §2 "Route guard", §4 "Auth"): sign-in by the configured auth mode
+ * Session start and end (docs/client.md §2 "Route guard", §4 "Auth"): sign-in by the configured auth mode
  * on the first navigation, renewal of a stored token, logout.
  */
-import { login, logoutSession, renewToken } from '../../api/auth';
+import { login, logoutSession, oidcSession, renewToken } from '../../api/auth';
 import { config } from '../../config';
 import { clearSession, setToken, storedToken } from '../../stores/session';
 
@@ -15,6 +15,11 @@ export async function initSession(): Promise<void> {
   try {
     if (config.NoAuth || !config.LoginPage) {
       setToken(await login('', '', ''));
+      return;
+    }
+    // Back from the OIDC provider (docs/api.md §2.13): the callback left a session to fetch once.
+    if (config.OIDC && new URLSearchParams(window.location.search).get('oidc') === 'done') {
+      setToken(await oidcSession());
       return;
     }
     const stored = storedToken();

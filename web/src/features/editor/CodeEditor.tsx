@@ -4,7 +4,13 @@
  * and the search panel's words in the user's language.
  */
 import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import {
+  defaultKeymap,
+  history,
+  historyKeymap,
+  indentWithTab,
+  isolateHistory,
+} from '@codemirror/commands';
 import {
   bracketMatching,
   defaultHighlightStyle,
@@ -30,6 +36,15 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageFor } from './languages';
 import { loadLanguage } from './languageSupport';
+
+/**
+ * Closes the current undo step: typing that follows starts a new one, so one undo after a save
+ * returns to the saved text even when the typing came right after the last keystroke saved
+ * (CodeMirror joins changes less than 500 ms apart into one step).
+ */
+export function startNewUndoStep(view: EditorView): void {
+  view.dispatch({ annotations: isolateHistory.of('full') });
+}
 
 /** Colours from the app's design tokens, so the editor sits in the page in both themes. */
 function baseTheme(dark: boolean): Extension {
@@ -172,7 +187,7 @@ export function CodeEditor({ name, initial, readOnly, label, onChange, onReady }
     });
     callbacks.onReady(view);
 
-    // The theme is a class on the root element (spec §4 "Theme"): follow it while open.
+    // The theme is a class on the root element (docs/client.md §4 "Theme"): follow it while open.
     const observer = new MutationObserver(() =>
       view.dispatch({ effects: theme.reconfigure(baseTheme(isDark())) }),
     );

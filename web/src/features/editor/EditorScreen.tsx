@@ -1,6 +1,6 @@
 /**
- * The editor of a text file (spec §2): CodeMirror, Save and Ctrl/Cmd+S (PUT /api/resources, spec
- * §7), an unsaved-changes mark, and the discardEditorChanges prompt before the screen is left with
+ * The editor of a text file (docs/client.md §2): CodeMirror, Save and Ctrl/Cmd+S (PUT /api/resources,
+ * docs/client.md §7), an unsaved-changes mark, and the discardEditorChanges prompt before the screen is left with
  * unsaved text (toolbar, links, back/forward); the browser asks on unload. Read-only without the
  * modify permission.
  */
@@ -16,10 +16,11 @@ import { folderOf } from '../../lib/paths';
 import { usePrompts } from '../../stores/prompts';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
-import { FileScreenToolbar, ToolbarButton } from '../preview/FileScreenToolbar';
+import type { ToolbarItem } from '../../components/OverflowToolbar';
+import { FileScreenToolbar } from '../preview/FileScreenToolbar';
 import { useFileActions, type LeaveReason } from '../preview/useFileActions';
 import '../preview/preview.css';
-import { CodeEditor } from './CodeEditor';
+import { CodeEditor, startNewUndoStep } from './CodeEditor';
 import { askDiscardChanges } from './DiscardPrompt';
 import './editor.css';
 
@@ -73,13 +74,14 @@ export default function EditorScreen({ file, readOnly }: EditorScreenProps) {
     try {
       await saveResource(file.path, doc.toString());
     } catch (err) {
-      // spec §8: a failed save shows an error toast that stays until closed.
+      // docs/client.md §8: a failed save shows an error toast that stays until closed.
       toast.error(err instanceof Error ? err.message : String(err));
       return false;
     } finally {
       setSaving(false);
     }
     saved.current = doc;
+    startNewUndoStep(v);
     markDirty(!v.state.doc.eq(doc));
     toast.success(t('editor.saved', { name: file.name }));
     void client.invalidateQueries({ queryKey: queryKeys.resource(file.path) });
@@ -157,27 +159,43 @@ export default function EditorScreen({ file, readOnly }: EditorScreenProps) {
     return () => window.removeEventListener('keydown', handleKeyDown, true);
   }, [promptOpen, readOnly]);
 
+  const status = dirty ? t('editor.unsaved') : '';
+  const controls: ToolbarItem[] = readOnly
+    ? [
+        {
+          id: 'status',
+          measure: t('editor.readOnly'),
+          render: () => <span className="editor-status editor-status--readonly">{t('editor.readOnly')}</span>,
+        },
+      ]
+    : [
+        {
+          action: {
+            id: 'save',
+            icon: 'save',
+            label: saving ? t('editor.saving') : t('editor.save'),
+            onRun: () => void save(),
+            disabled: saving,
+            shortcut: 'Control+S',
+            highlight: dirty,
+          },
+          primary: true,
+          leave: null,
+        },
+        {
+          id: 'status',
+          measure: status,
+          render: () => (
+            <span className="editor-status" role="status">
+              {status}
+            </span>
+          ),
+        },
+      ];
+
   return (
     <div className="file-screen">
-      <FileScreenToolbar actions={actions}>
-        {readOnly ? (
-          <span className="editor-status editor-status--readonly">{t('editor.readOnly')}</span>
-        ) : (
-          <>
-            <ToolbarButton
-              icon="save"
-              label={saving ? t('editor.saving') : t('editor.save')}
-              onClick={() => void save()}
-              disabled={saving}
-              shortcut="Control+S"
-              primary={dirty}
-            />
-            <span className="editor-status" role="status">
-              {dirty ? t('editor.unsaved') : ''}
-            </span>
-          </>
-        )}
-      </FileScreenToolbar>
+      <FileScreenToolbar actions={actions} controls={controls} />
       <div className="editor-stage">
         <CodeEditor
           key={file.path}

@@ -1,4 +1,4 @@
-/** The error page body (spec §2 "Error page"): icon and message per code, a way back. */
+/** The error page body (docs/client.md §2 "Error page"): icon and message per code, a way back. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorView } from '../../components/ErrorView';

@@ -1,6 +1,6 @@
 import { isApiError } from '../../api/errors';
 
-/** Which error page a failed load shows (spec §8 "Files page load"): 0, 403, 404, else 500. */
+/** Which error page a failed load shows (docs/client.md §8 "Files page load"): 0, 403, 404, else 500. */
 export type ErrorCode = 0 | 403 | 404 | 500;
 
 export function errorCodeOf(err: unknown): ErrorCode {

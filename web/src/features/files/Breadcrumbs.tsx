@@ -1,5 +1,5 @@
 /**
- * The path above the listing (spec §2: at most the last 4 segments, "..." when cut). With
+ * The path above the listing (docs/client.md §2: at most the last 4 segments, "..." when cut). With
  * `onDropItems`, items dragged from the listing can be dropped on a crumb to move them there.
  */
 import { useState, type DragEvent } from 'react';

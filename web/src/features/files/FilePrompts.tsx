@@ -1,7 +1,10 @@
-/** The newFile, newDir, rename, delete and download prompts (spec §2 "Prompts", §5). */
+/** The newFile, newDir, rename, delete and download prompts (docs/client.md §2 "Prompts", §5). */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
+import { confirmDanger } from '../prompts/ConfirmPrompt';
+import { FormActions } from '../prompts/FormActions';
 import { PromptCard } from '../prompts/PromptCard';
 import { ARCHIVE_FORMATS, type ArchiveFormat } from './api';
 
@@ -14,11 +17,10 @@ interface NamePromptOptions {
 
 function namePrompt({ title, label, submit, initial = '' }: NamePromptOptions) {
   return function NamePrompt({ resolve, dismiss }: PromptProps<string>) {
-    const { t } = useTranslation();
     const [value, setValue] = useState(initial);
     function handleSubmit(e: FormEvent) {
       e.preventDefault();
-      const name = value.trim(); // §5: trimmed; empty does nothing
+      const name = value.trim(); // docs/client.md §5: trimmed; empty does nothing
       if (name) resolve(name);
       else dismiss();
     }
@@ -39,14 +41,7 @@ function namePrompt({ title, label, submit, initial = '' }: NamePromptOptions) {
               }}
             />
           </label>
-          <div className="prompt-form__actions">
-            <button type="button" className="button" onClick={dismiss}>
-              {t('files.prompts.cancel')}
-            </button>
-            <button type="submit" className="button button--primary">
-              {submit}
-            </button>
-          </div>
+          <FormActions onCancel={dismiss} submit={submit} />
         </form>
       </PromptCard>
     );
@@ -57,31 +52,26 @@ export function askName(options: NamePromptOptions): Promise<string | null> {
   return openPrompt(namePrompt(options));
 }
 
-/** §5: singular or plural wording by count. Resolves true to delete. */
-export function confirmDelete(names: string[]): Promise<true | null> {
-  return openPrompt<true>(function DeletePrompt({ resolve, dismiss }) {
-    const { t } = useTranslation();
-    const text =
-      names.length === 1
+/**
+ * docs/client.md §5: singular or plural wording by count. Resolves true to delete. With the trash
+ * on (docs/api.md §22) the items go there and can come back: "Move to trash"; with it off the
+ * delete is final: "Delete forever".
+ */
+export function confirmDelete(names: string[], trash: boolean): Promise<true | null> {
+  const t = i18n.t.bind(i18n);
+  const one = names.length === 1;
+  const action = trash ? t('trash.moveToTrash') : t('trash.deleteForever');
+  return confirmDanger({
+    title: action,
+    text: trash
+      ? one
+        ? t('trash.moveOne', { name: names[0] })
+        : t('trash.moveMany', { count: names.length })
+      : one
         ? t('files.prompts.deleteOne', { name: names[0] })
-        : t('files.prompts.deleteMany', { count: names.length });
-    return (
-      <PromptCard
-        title={t('files.actions.delete')}
-        actions={
-          <>
-            <button type="button" className="button" data-autofocus onClick={dismiss}>
-              {t('files.prompts.cancel')}
-            </button>
-            <button type="button" className="button button--danger" onClick={() => resolve(true)}>
-              {t('files.actions.delete')}
-            </button>
-          </>
-        }
-      >
-        <p dir="auto">{text}</p>
-      </PromptCard>
-    );
+        : t('files.prompts.deleteMany', { count: names.length }),
+    cancel: t('files.prompts.cancel'),
+    confirm: action,
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The move and copy prompts (spec §2 "Prompts", §5): browse folders from the current one, pick a
+ * The move and copy prompts (docs/client.md §2 "Prompts", §5): browse folders from the current one, pick a
  * destination; "New folder" with the create permission. Move is disabled when the destination is
  * the current folder.
  */
@@ -9,7 +9,9 @@ import { getResource, type Resource } from '../../api/resources';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { naturalCompare } from '../../lib/sorting';
+import { i18n } from '../../i18n';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
+import { confirmDanger } from '../prompts/ConfirmPrompt';
 import { useSession } from '../../stores/session';
 import { PromptCard } from '../prompts/PromptCard';
 import { showErrorPrompt } from '../prompts/MessagePrompt';
@@ -130,32 +132,16 @@ export function pickFolder(options: PickOptions): Promise<string | null> {
 
 /**
  * The replace prompt: overwrite the existing items, or keep both by renaming the new ones.
- * Overwriting is offered only with the modify permission, which the server needs for it (api.md §7).
+ * Overwriting is offered only with the modify permission, which the server needs for it (docs/api.md §6.1).
  */
-export function askReplace(canOverwrite: boolean): Promise<'overwrite' | 'rename' | null> {
-  return openPrompt<'overwrite' | 'rename'>(function ReplacePrompt({ resolve, dismiss }) {
-    const { t } = useTranslation();
-    return (
-      <PromptCard
-        title={t('files.prompts.replaceTitle')}
-        actions={
-          <>
-            <button type="button" className="button" onClick={dismiss}>
-              {t('files.prompts.cancel')}
-            </button>
-            <button type="button" className="button" data-autofocus onClick={() => resolve('rename')}>
-              {t('files.prompts.keepBoth')}
-            </button>
-            {canOverwrite ? (
-              <button type="button" className="button button--danger" onClick={() => resolve('overwrite')}>
-                {t('files.prompts.overwrite')}
-              </button>
-            ) : null}
-          </>
-        }
-      >
-        <p>{t('files.prompts.replaceText')}</p>
-      </PromptCard>
-    );
+export async function askReplace(canOverwrite: boolean): Promise<'overwrite' | 'rename' | null> {
+  const t = i18n.t.bind(i18n);
+  const answer = await confirmDanger({
+    title: t('files.prompts.replaceTitle'),
+    text: t('files.prompts.replaceText'),
+    cancel: t('files.prompts.cancel'),
+    confirm: canOverwrite ? t('files.prompts.overwrite') : null,
+    others: [{ answer: 'rename', label: t('files.prompts.keepBoth'), focus: true }],
   });
+  return answer === true ? 'overwrite' : answer;
 }

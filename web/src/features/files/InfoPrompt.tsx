@@ -1,12 +1,12 @@
 /**
- * The info prompt (spec §2 prompt "info"): for one item its name, size, type, modification time,
+ * The info prompt (docs/client.md §2 prompt "info"): for one item its name, size, type, modification time,
  * an image's resolution, a folder's item counts and the file's checksums on demand; for several
  * items their count and total size.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getResource, type Resource, type ResourceItem } from '../../api/resources';
-import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { Spinner } from '../../components/Spinner';
 import { useFormat } from '../../i18n/useFormat';
 import { copyText } from '../../lib/clipboard';
@@ -124,15 +124,12 @@ function Checksum({ path, algo }: { path: string; algo: ChecksumAlgorithm }) {
       {state.phase === 'done' ? (
         <span className="info__checksum">
           <code dir="ltr">{state.digest}</code>
-          <button
-            type="button"
-            className="icon-button icon-button--small"
-            aria-label={t('info.copyChecksum', { algo: label })}
-            title={t('info.copyChecksum', { algo: label })}
+          <IconButton
+            small
+            icon="copy"
+            label={t('info.copyChecksum', { algo: label })}
             onClick={() => void copy(state.digest)}
-          >
-            <Icon name="copy" size={18} />
-          </button>
+          />
         </span>
       ) : state.phase === 'running' ? (
         <Spinner inline label={t('info.computing', { algo: label })} />

@@ -1,8 +1,8 @@
 /**
- * A folder's items, virtualized (spec §2 "File browser"): only the rows in and near the window are
+ * A folder's items, virtualized (docs/client.md §2 "File browser"): only the rows in and near the window are
  * in the DOM, so 100,000 entries cost the same nodes as 50. The folders, then the files, each
  * under a heading; list, mosaic and gallery views; a header to sort by name, size or last
- * modified; lazy thumbnails for images. The listbox has one
+ * modified; lazy thumbnails for images (and videos when the server has ffmpeg). The listbox has one
  * tabbable option (the focused one); arrow keys, Home and End move it, scrolling it into view.
  * Items answer long presses, drags onto folders and context menus.
  */
@@ -38,6 +38,7 @@ import {
   type Drag,
 } from './dnd';
 import { ItemDetails } from './ItemDetails';
+import { DoubleTap } from './doubleTap';
 import { LongPress } from './longPress';
 import { countFolders, headingRows, rowAt, rowCount, rowOf } from './sections';
 import { isMoveKey, nextIndex, type FocusModifiers, type Selection } from './selection';
@@ -120,6 +121,7 @@ export function Listing(props: ListingProps) {
   const [dropIndex, setDropIndex] = useState<number | null>(null);
   // One press at a time: the long-press clock is shared by the items.
   const [longPress] = useState(() => new LongPress<number>());
+  const [doubleTap] = useState(() => new DoubleTap<string>());
   useEffect(() => () => longPress.cancel(), [longPress]);
 
   // Where the listing starts on the page (the window scrolls) and how wide it is; content above
@@ -237,7 +239,7 @@ export function Listing(props: ListingProps) {
     }
   }
 
-  const itemProps: ItemShared = { ...props, dropIndex, setDropIndex, longPress, onKeyDown: handleKeyDown };
+  const itemProps: ItemShared = { ...props, dropIndex, setDropIndex, longPress, doubleTap, onKeyDown: handleKeyDown };
 
   return (
     <div
@@ -324,6 +326,7 @@ interface ItemShared extends ListingProps {
   dropIndex: number | null;
   setDropIndex: (update: (index: number | null) => number | null) => void;
   longPress: LongPress<number>;
+  doubleTap: DoubleTap<string>;
   onKeyDown: (e: KeyboardEvent, index: number) => void;
 }
 
@@ -336,14 +339,16 @@ interface ItemProps extends ItemShared {
 
 function Item(props: ItemProps) {
   const { item, index, isSelected, isTabbable, selection, view, absoluteDates, canDrag, dropIndex } = props;
-  const { onItemClick, onOpen, setDropIndex, longPress } = props;
+  const { onItemClick, onOpen, setDropIndex, longPress, doubleTap } = props;
   const ids = useId();
-  // An image the server cannot make a thumbnail of shows the file icon instead of a broken picture.
+  // An image or video the server cannot make a thumbnail of shows the file icon instead of a broken picture.
   const [failedThumb, setFailedThumb] = useState<string | null>(null);
   const thumbSrc = thumbUrl(item.path, item.modified);
-  const thumb = config.EnableThumbs && item.type === 'image' && !item.isDir && failedThumb !== thumbSrc;
+  const thumbable = item.type === 'image' || (item.type === 'video' && config.EnableVideoThumbs);
+  const thumb = config.EnableThumbs && thumbable && !item.isDir && failedThumb !== thumbSrc;
 
   function handlePointerDown(e: PointerEvent) {
+    doubleTap.pressed(e.pointerType);
     if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) {
       longPress.cancel();
       return;
@@ -359,6 +364,13 @@ function Item(props: ItemProps) {
       return;
     }
     onItemClick(index, e);
+    // docs/client.md §2, §9: a second tap within 300 ms opens, as a double click does.
+    if (doubleTap.touch && doubleTap.tap(item.path, e.timeStamp)) onOpen(item);
+  }
+
+  function handleDoubleClick() {
+    // Touch double taps are counted in handleClick; a browser's dblclick for them would open twice.
+    if (!doubleTap.touch) onOpen(item);
   }
 
   function handleContextMenu(e: MouseEvent) {
@@ -422,7 +434,7 @@ function Item(props: ItemProps) {
       data-index={index}
       draggable={canDrag}
       onClick={handleClick}
-      onDoubleClick={() => onOpen(item)}
+      onDoubleClick={handleDoubleClick}
       onKeyDown={(e) => props.onKeyDown(e, index)}
       onPointerDown={handlePointerDown}
       onPointerMove={(e) => longPress.move(e.clientX, e.clientY)}

@@ -1,13 +1,13 @@
 /**
- * The file browser's actions (spec §2 "File browser" header): one list drives the toolbar, the
- * narrow-screen selection bar and an item's context menu. A feature adds its action by returning
- * a `FileAction` (or null when the user may not use it) from a hook that takes the
- * `FileActionContext`; FileBrowser puts it at its place in `TOOLBAR_ORDER`.
+ * The file browser's actions (docs/client.md §2 "File browser" header): one list drives the
+ * toolbar (and its "More" menu), the narrow-screen selection bar and an item's context menu. A
+ * feature adds its action by returning a `FileAction` (or null when the user may not use it) from
+ * a hook that takes the `FileActionContext`; FileBrowser puts it at its place in `TOOLBAR_ORDER`.
  */
 import type { Resource, ResourceItem } from '../../api/resources';
-import type { IconName } from '../../components/Icon';
+import type { ToolbarAction, ToolbarPlace } from '../../components/OverflowToolbar';
 
-/** spec §2 header order; new folder and new file come first, before the spec's list. */
+/** docs/client.md §2 header order; new folder and new file come first, before the spec's list. */
 export const TOOLBAR_ORDER = [
   'newFolder',
   'newFile',
@@ -15,6 +15,8 @@ export const TOOLBAR_ORDER = [
   'rename',
   'copy',
   'move',
+  'extract',
+  'compress',
   'delete',
   'shell',
   'switchView',
@@ -25,37 +27,69 @@ export const TOOLBAR_ORDER = [
 ] as const;
 
 /** The order of an item's context menu ("open" is the menu's own first entry). */
-export const MENU_ORDER = ['download', 'share', 'info', 'rename', 'copy', 'move', 'delete'] as const;
+export const MENU_ORDER = ['download', 'share', 'info', 'rename', 'copy', 'move', 'extract', 'compress', 'delete'] as const;
 
 export type FileActionId = (typeof TOOLBAR_ORDER)[number];
 
-export interface FileAction {
+export interface FileAction extends ToolbarAction {
   id: FileActionId;
-  /** The accessible name (and the visible text unless `text` is given). */
-  label: string;
-  /** Visible text in place of the label (the label then stays for assistive tech). */
-  text?: string;
-  icon: IconName;
-  onRun: () => void;
-  /** aria-keyshortcuts, e.g. "F2". */
-  shortcut?: string;
-  /** A number after the label (download: how many items are selected). */
-  badge?: number;
-  /** For toggles (select multiple, shell): whether it is on. */
-  pressed?: boolean;
   /**
-   * spec §2: share, rename, copy, move and delete act on the selection; at 736 px or less they
+   * docs/client.md §2: share, rename, copy, move and delete act on the selection; at 736 px or less they
    * leave the header for the selection bar.
    */
   selection?: boolean;
   /** Also offered in an item's context menu (it then acts on the selection). */
   menu?: boolean;
-  /** Drawn in the danger colour in menus (delete). */
-  danger?: boolean;
-  /** The button's id, for a feature that gives focus back to it (the shell panel). */
-  domId?: string;
-  /** aria-controls: the id of what the button opens. */
-  controls?: string;
+}
+
+/**
+ * The actions that keep their names in the toolbar while there is room, with and without a
+ * selection; the others show as icons, and leave for the "More" menu in `LEAVE_ORDER` when even
+ * that does not fit (the primary ones last).
+ */
+const PRIMARY = {
+  selection: ['share', 'rename', 'copy', 'move', 'delete', 'download'],
+  none: ['newFolder', 'newFile', 'upload'],
+} as const satisfies Record<string, readonly FileActionId[]>;
+
+const LEAVE_ORDER = {
+  selection: [
+    'newFile',
+    'newFolder',
+    'upload',
+    'shell',
+    'switchView',
+    // Extract and compress before info: Info keeps its place in the line (docs/client.md §2 order).
+    'extract',
+    'compress',
+    'info',
+    // Select multiple stays while it can: it is on while the user picks items one by one.
+    'selectMultiple',
+    // The primary ones lose their names in this order too: the clearest icons first.
+    'delete',
+    'share',
+    'rename',
+    'download',
+    'move',
+    'copy',
+  ],
+  none: ['shell', 'info', 'download', 'switchView', 'selectMultiple', 'newFile', 'newFolder', 'upload'],
+} as const satisfies Record<string, readonly FileActionId[]>;
+
+/**
+ * Where an action goes in the toolbar (OverflowToolbar): primary or not, and when it leaves. On a
+ * phone no action is primary: the bar is icons (tooltips, accessible names) and a More menu. A
+ * toggle that is on (select multiple, the shell) never leaves: the line shows the mode the page
+ * is in.
+ */
+export function toolbarPlace(action: FileAction, withSelection: boolean, narrow: boolean): ToolbarPlace {
+  const which = withSelection ? 'selection' : 'none';
+  const leave: readonly FileActionId[] = LEAVE_ORDER[which];
+  const primary: readonly FileActionId[] = PRIMARY[which];
+  return {
+    primary: !narrow && primary.includes(action.id),
+    leave: action.pressed ? null : leave.includes(action.id) ? leave.indexOf(action.id) : leave.length,
+  };
 }
 
 /** What an action hook gets from the browser. */

@@ -1,4 +1,4 @@
-/** The resource calls the file browser makes (spec §7 "Resources", "Downloads and media"; api.md §8–§10). */
+/** The resource calls the file browser makes (docs/client.md §7 "Resources", "Downloads and media"; docs/api.md §7–§9). */
 import { request, requestJson } from '../../api/client';
 import { apiUrl } from '../../config';
 import { encodePath } from '../../lib/paths';
@@ -29,7 +29,7 @@ export async function patchResource(
   await request(`/resources${encodePath(from)}?${q.toString()}`, { method: 'PATCH' });
 }
 
-/** api.md §9: the `algo` names, each with the file extension the prompt shows. */
+/** docs/api.md §8.2: the `algo` names, each with the file extension the prompt shows. */
 export const ARCHIVE_FORMATS = {
   zip: '.zip',
   tar: '.tar',
@@ -49,7 +49,7 @@ export function rawUrl(virtualPath: string): string {
 }
 
 /**
- * Several items of `folder` as one archive (api.md §9: names relative to the folder, each
+ * Several items of `folder` as one archive (docs/api.md §8.2: names relative to the folder, each
  * encoded, then the comma list encoded once more).
  */
 export function archiveUrl(folder: string, names: string[], algo: ArchiveFormat): string {
@@ -67,7 +67,7 @@ export function inlineUrl(virtualPath: string): string {
   return apiUrl(`/raw${encodePath(virtualPath)}?inline=true`);
 }
 
-/** GET /api/resources{path}?checksum= (api.md §8): the lowercase hex digest. Needs download. */
+/** GET /api/resources{path}?checksum= (docs/api.md §7.3): the lowercase hex digest. Needs download. */
 export async function getChecksum(
   virtualPath: string,
   algo: ChecksumAlgorithm,

@@ -1,4 +1,4 @@
-/** The clipboard of spec §3/§4: Ctrl/Cmd+C copies, Ctrl/Cmd+X cuts; a cut empties it after the paste. */
+/** The clipboard of docs/client.md §3/§4: Ctrl/Cmd+C copies, Ctrl/Cmd+X cuts; a cut empties it after the paste. */
 import { create } from 'zustand';
 
 export interface Clipboard {

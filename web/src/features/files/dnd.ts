@@ -1,5 +1,5 @@
 /**
- * Dragging items onto a folder moves them (spec §2 "Listing items", §6: only with the rename
+ * Dragging items onto a folder moves them (docs/client.md §2 "Listing items", §6: only with the rename
  * permission). The drag carries `ITEMS_DRAG_TYPE`; files dragged in from outside carry "Files"
  * instead, so an upload drop zone and these folder targets never answer each other's drags.
  */

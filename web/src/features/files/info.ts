@@ -1,6 +1,6 @@
-/** What the info prompt shows, as plain data (spec §2 prompt "info"). */
+/** What the info prompt shows, as plain data (docs/client.md §2 prompt "info"). */
 
-/** api.md §8: the digests GET /api/resources{path}?checksum= computes. */
+/** docs/api.md §7.3: the digests GET /api/resources{path}?checksum= computes. */
 export const CHECKSUM_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
 export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
 
@@ -42,7 +42,7 @@ export const TYPE_KEYS = [
 ] as const;
 export type TypeKey = (typeof TYPE_KEYS)[number];
 
-/** The label key of a resource's `type` (api.md §8 "Type detection"); unknown types read as binary. */
+/** The label key of a resource's `type` (docs/api.md §7.4); unknown types read as binary. */
 export function typeKey(item: { isDir: boolean; type: string }): TypeKey | 'folder' {
   if (item.isDir) return 'folder';
   return (TYPE_KEYS as readonly string[]).includes(item.type) ? (item.type as TypeKey) : 'blob';

@@ -1,5 +1,5 @@
 /**
- * Long press (spec §2 "Listing items", §9): a press held 500 ms without moving more than 10 px
+ * Long press (docs/client.md §2 "Listing items", §9): a press held 500 ms without moving more than 10 px
  * fires once; moving further, lifting or cancelling before then does nothing. Plain timing logic,
  * driven by pointer events in the listing.
  */

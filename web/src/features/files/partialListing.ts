@@ -5,8 +5,7 @@
  * that are on screen stay where they are when the rest comes in.
  */
 import { create } from 'zustand';
-import type { ItemsListener } from '../../api/listingStream';
-import type { Resource } from '../../api/resources';
+import type { ItemsListener, Resource } from '../../api/resources';
 import { sortingFrom } from '../../lib/sorting';
 import { useSession } from '../../stores/session';
 

@@ -6,8 +6,8 @@
  */
 import { matchRoutes } from 'react-router';
 import { answerOf, encodePath } from '../../api/client';
-import { readResource, type ItemsListener } from '../../api/listingStream';
-import { streamResource, type Resource, type ResourceItem } from '../../api/resources';
+import { readResource } from '../../api/listingStream';
+import { streamResource, type ItemsListener, type Resource, type ResourceItem } from '../../api/resources';
 import type { EarlyListing } from '../../early';
 import { apiUrl, config } from '../../config';
 import { decodeToken } from '../../lib/jwt';
@@ -95,7 +95,7 @@ export function prefetchResource(path: string, token: string, early: EarlyListin
     prefetch.listener?.(head, items);
   };
   const answer = sent
-    ? answerOf(sent.response, token).then((res) => readResource(res, heard))
+    ? answerOf(sent.response, token).then((res) => readResource<Resource>(res, heard))
     : streamResource(path, heard, controller.signal, token);
   const prefetch: Prefetch = { path, userId, answer, controller, listener: null, heard: null };
   // Unused or failed answers are dropped silently: the listing asks again.

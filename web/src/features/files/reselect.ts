@@ -1,5 +1,5 @@
 /**
- * Re-selecting new items after a change (spec §2: "after a paste, move or upload the browser
+ * Re-selecting new items after a change (docs/client.md §2: "after a paste, move or upload the browser
  * re-selects the new item"). Whoever created items calls `requestReselect(folder, names)` once the
  * change is done (or `requestReselectNew(folder, before)` when the server picked the names); the
  * file browser showing that folder selects them as soon as they are in its listing and scrolls to

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { forgetPlaces, recall, remember } from './scrollMemory';
+import { followScroll, forgetPlaces, recall, remember } from './scrollMemory';
 
 describe('scroll memory', () => {
   beforeEach(() => {
@@ -32,5 +32,28 @@ describe('scroll memory', () => {
     expect(recall('k4')).toBeUndefined();
     expect(recall('k5')).toEqual({ y: 5, selected: [], focus: null });
     expect(recall('k104')).toEqual({ y: 104, selected: [], focus: null });
+  });
+
+  it('follows the window scrolling at most every 100 ms (docs/client.md §9) and keeps the last position when stopped', () => {
+    const scrollTo = (y: number) => {
+      Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+      window.dispatchEvent(new Event('scroll'));
+    };
+    const stop = followScroll('k1');
+    scrollTo(10);
+    expect(recall('k1')?.y).toBe(10);
+    scrollTo(20);
+    scrollTo(30);
+    vi.advanceTimersByTime(99);
+    expect(recall('k1')?.y).toBe(10);
+    vi.advanceTimersByTime(1);
+    expect(recall('k1')?.y).toBe(30);
+    scrollTo(40);
+    scrollTo(50);
+    stop();
+    expect(recall('k1')?.y).toBe(50);
+    scrollTo(60);
+    vi.advanceTimersByTime(200);
+    expect(recall('k1')?.y).toBe(50);
   });
 });

@@ -3,6 +3,8 @@
  * position with the same items selected; a new visit starts at the top. Kept in session storage
  * (as the browser keeps history entries across a reload), at most `MAX_ENTRIES`.
  */
+import { SCROLL_THROTTLE_MS } from '../../lib/limits';
+import { throttle } from '../../lib/throttle';
 
 export interface Place {
   /** window.scrollY */
@@ -40,6 +42,20 @@ function save(): void {
   } catch {
     // Storage full or disabled: positions are still remembered for this page's life.
   }
+}
+
+/**
+ * Keeps history entry `key`'s scroll position while the window scrolls, at most every 100 ms
+ * (docs/client.md §9 scroll throttle); the returned function stops it and keeps the last position.
+ */
+export function followScroll(key: string): () => void {
+  const save = throttle((y: number) => remember(key, { y }), SCROLL_THROTTLE_MS);
+  const handleScroll = () => save(window.scrollY);
+  window.addEventListener('scroll', handleScroll, { passive: true });
+  return () => {
+    window.removeEventListener('scroll', handleScroll);
+    save.flush();
+  };
 }
 
 /** Updates what is remembered for history entry `key`. */

@@ -1,5 +1,5 @@
 /**
- * The rows of a listing (spec §2 "File browser": two lists, folders first, then files): a heading
+ * The rows of a listing (docs/client.md §2 "File browser": two lists, folders first, then files): a heading
  * row before each group that has items, then the group's items, `columns` to a row. Rows are
  * worked out from the counts alone, so a folder of 100,000 entries costs no row objects.
  */

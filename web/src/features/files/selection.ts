@@ -1,5 +1,5 @@
 /**
- * Selection in a listing (spec §2 "Listing items", §4 "Selection"), as plain data: the selected
+ * Selection in a listing (docs/client.md §2 "Listing items", §4 "Selection"), as plain data: the selected
  * indexes of the sorted listing, the anchor a Shift range starts from, the item keyboard focus is
  * on, and whether multiple-selection mode is on.
  */
@@ -12,7 +12,7 @@ export interface Selection {
   anchor: number | null;
   /** The item the keyboard is on (the one tabbable option); arrow keys move from here. */
   focus: number | null;
-  /** §4 multiple-selection mode: a plain click or tap adds or removes instead of replacing. */
+  /** docs/client.md §4 multiple-selection mode: a plain click or tap adds or removes instead of replacing. */
   multiple: boolean;
 }
 
@@ -54,7 +54,7 @@ export function setMultiple(sel: Selection, multiple: boolean): Selection {
   return { ...sel, multiple };
 }
 
-/** §2: a long press selects the item and enters multiple-selection mode. */
+/** docs/client.md §2: a long press selects the item and enters multiple-selection mode. */
 export function longPressItem(sel: Selection, index: number): Selection {
   const selected = new Set(sel.selected);
   selected.add(index);
@@ -132,7 +132,7 @@ export function nextIndex(from: number | null, key: MoveKey, grid: Grid): number
   return to < 0 || to >= count ? from : to;
 }
 
-/** §4: a new listing keeps the selection (and the focus) of items with the same path. */
+/** docs/client.md §4: a new listing keeps the selection (and the focus) of items with the same path. */
 export function carrySelection(
   sel: Selection,
   before: readonly { path: string }[],

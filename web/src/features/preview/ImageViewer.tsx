@@ -2,7 +2,7 @@
  * An image: the server's 1080 px preview while it fits the screen (when preview resizing is on),
  * the original when zoomed or when the preview fails; zoom with buttons, +/-/0 and double click.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/resources';
 import { config } from '../../config';
@@ -11,7 +11,9 @@ import { isTypingTarget } from '../../lib/keyboard';
 import { usePrompts } from '../../stores/prompts';
 import { inlineUrl } from '../files/api';
 import { bigPreviewUrl } from './fileScreen';
-import { ToolbarButton } from './FileScreenToolbar';
+import { ToolbarButton, type ToolbarAction } from '../../components/OverflowToolbar';
+import { CONTROL_LEAVE, FileScreenToolbar } from './FileScreenToolbar';
+import type { FileActions } from './useFileActions';
 import { PreviewCard } from './PreviewCard';
 import { fitScale, nextZoom, type Size, type Zoom } from './zoom';
 
@@ -27,11 +29,11 @@ async function naturalSize(url: string): Promise<Size> {
 
 export interface ViewerProps {
   file: Resource;
-  /** The screen's toolbar, with this viewer's own controls in it. */
-  toolbar: (controls?: ReactNode) => ReactNode;
+  /** What the screen's toolbar offers (FileScreenToolbar), with the viewer's own controls. */
+  actions: FileActions;
 }
 
-export function ImageViewer({ file, toolbar }: ViewerProps) {
+export function ImageViewer({ file, actions }: ViewerProps) {
   const { t } = useTranslation();
   const { locale } = useFormat();
   const stage = useRef<HTMLDivElement>(null);
@@ -56,7 +58,10 @@ export function ImageViewer({ file, toolbar }: ViewerProps) {
       const box = stage.current;
       const base =
         zoom === 'fit'
-          ? fitScale(size, { width: box?.clientWidth ?? size.width, height: box?.clientHeight ?? size.height })
+          ? fitScale(size, {
+              width: box?.clientWidth ?? size.width,
+              height: box?.clientHeight ?? size.height,
+            })
           : zoom;
       setZoom(nextZoom(base, direction));
     },
@@ -82,7 +87,7 @@ export function ImageViewer({ file, toolbar }: ViewerProps) {
   if (source === 'failed') {
     return (
       <>
-        {toolbar()}
+        <FileScreenToolbar actions={actions} keyboard />
         <PreviewCard file={file} message={t('preview.imageError')} />
       </>
     );
@@ -90,24 +95,58 @@ export function ImageViewer({ file, toolbar }: ViewerProps) {
 
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
   const zoomed = zoom !== 'fit' && natural;
+  const readout = zoom === 'fit' ? t('preview.fitShort') : percent.format(zoom);
+  const zoomOut: ToolbarAction = {
+    id: 'zoomOut',
+    icon: 'zoomOut',
+    label: t('preview.zoomOut'),
+    onRun: () => void zoomBy(-1),
+    shortcut: '-',
+    iconOnly: true,
+  };
+  const zoomIn: ToolbarAction = {
+    id: 'zoomIn',
+    icon: 'zoomIn',
+    label: t('preview.zoomIn'),
+    onRun: () => void zoomBy(1),
+    shortcut: '+',
+    iconOnly: true,
+  };
   return (
     <>
-      {toolbar(
-        <span className="file-toolbar__group" role="group" aria-label={t('preview.zoom')}>
-          <ToolbarButton icon="zoomOut" label={t('preview.zoomOut')} onClick={() => void zoomBy(-1)} shortcut="-" iconOnly />
-          <output className="file-toolbar__zoom" aria-live="polite">
-            {zoom === 'fit' ? t('preview.fitShort') : percent.format(zoom)}
-          </output>
-          <ToolbarButton icon="zoomIn" label={t('preview.zoomIn')} onClick={() => void zoomBy(1)} shortcut="+" iconOnly />
-          <ToolbarButton
-            icon="fit"
-            label={zoom === 'fit' ? t('preview.actualSize') : t('preview.fit')}
-            onClick={toggleFit}
-            shortcut={zoom === 'fit' ? undefined : '0'}
-            iconOnly
-          />
-        </span>,
-      )}
+      <FileScreenToolbar
+        actions={actions}
+        keyboard
+        controls={[
+          {
+            id: 'zoom',
+            // The buttons are icons: only the readout changes the group's width.
+            measure: readout,
+            render: () => (
+              <span className="file-toolbar__group" role="group" aria-label={t('preview.zoom')}>
+                <ToolbarButton action={zoomOut} />
+                <output className="file-toolbar__zoom" aria-live="polite">
+                  {readout}
+                </output>
+                <ToolbarButton action={zoomIn} />
+              </span>
+            ),
+            menu: [zoomOut, zoomIn],
+            leave: CONTROL_LEAVE.zoom,
+          },
+          {
+            action: {
+              id: 'fit',
+              icon: 'fit',
+              label: zoom === 'fit' ? t('preview.actualSize') : t('preview.fit'),
+              onRun: toggleFit,
+              shortcut: zoom === 'fit' ? undefined : '0',
+              iconOnly: true,
+            },
+            leave: CONTROL_LEAVE.fit,
+          },
+        ]}
+      />
       <div
         ref={stage}
         className={zoomed ? 'image-stage image-stage--zoomed' : 'image-stage'}

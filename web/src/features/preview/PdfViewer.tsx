@@ -6,19 +6,40 @@
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
 import { inlineUrl } from '../files/api';
+import { CONTROL_LEAVE, FileScreenToolbar } from './FileScreenToolbar';
 import type { ViewerProps } from './ImageViewer';
 
-export function PdfViewer({ file, toolbar }: ViewerProps) {
+export function PdfViewer({ file, actions }: ViewerProps) {
   const { t } = useTranslation();
   const src = inlineUrl(file.path);
+  const label = t('preview.openInNewTab');
   return (
     <>
-      {toolbar(
-        <a className="toolbar__button" href={src} target="_blank" rel="noopener" title={t('preview.openInNewTab')}>
-          <Icon name="open" size={20} />
-          <span>{t('preview.openInNewTab')}</span>
-        </a>,
-      )}
+      <FileScreenToolbar
+        actions={actions}
+        keyboard
+        controls={[
+          {
+            id: 'openInNewTab',
+            measure: label,
+            render: (labelled) => (
+              <a className="toolbar__button" href={src} target="_blank" rel="noopener" title={label}>
+                <Icon name="open" size={20} />
+                <span className={labelled ? undefined : 'visually-hidden'}>{label}</span>
+              </a>
+            ),
+            menu: [
+              {
+                id: 'openInNewTab',
+                label,
+                icon: 'open',
+                onRun: () => window.open(src, '_blank', 'noopener'),
+              },
+            ],
+            leave: CONTROL_LEAVE.openInNewTab,
+          },
+        ]}
+      />
       <iframe className="pdf-frame" src={src} title={t('preview.pdfTitle', { name: file.name })} />
     </>
   );

@@ -1,5 +1,5 @@
 /**
- * The preview of a file that does not open in the editor (spec §2): images, video, audio and PDF
+ * The preview of a file that does not open in the editor (docs/client.md §2): images, video, audio and PDF
  * in the page, anything else as a card. Escape closes, Left/Right step through the folder's files,
  * Ctrl/Cmd+S downloads.
  */
@@ -12,6 +12,8 @@ import { FileScreenToolbar } from './FileScreenToolbar';
 import { ImageViewer } from './ImageViewer';
 import { isMediaTarget, isScrollingTarget } from './keys';
 import { MediaViewer } from './MediaViewer';
+import { isExtractable } from '../jobs/useExtractAction';
+import { ArchiveViewer } from './ArchiveViewer';
 import { PdfViewer } from './PdfViewer';
 import { PreviewCard } from './PreviewCard';
 import { useFileActions } from './useFileActions';
@@ -51,28 +53,31 @@ export default function PreviewScreen({ file }: { file: Resource }) {
     return () => window.removeEventListener('keydown', handleKeyDown);
   }, [promptOpen]);
 
-  const toolbar = (controls?: ReactNode) => (
-    <FileScreenToolbar actions={actions} keyboard>
-      {controls}
-    </FileScreenToolbar>
-  );
-  const props = { file, toolbar };
+  const toolbar = <FileScreenToolbar actions={actions} keyboard />;
+  const props = { file, actions };
   let viewer: ReactNode;
   // Every in-page viewer reads the file's bytes, which needs the download permission (S10).
   if (!actions.can.download)
     viewer = (
       <>
-        {toolbar()}
+        {toolbar}
         <PreviewCard file={file} message={t('preview.noDownload')} />
       </>
     );
   else if (file.type === 'image') viewer = <ImageViewer key={file.path} {...props} />;
   else if (file.type === 'video' || file.type === 'audio') viewer = <MediaViewer key={file.path} {...props} />;
   else if (file.type === 'pdf') viewer = <PdfViewer key={file.path} {...props} />;
+  else if (isExtractable({ name: file.name, isDir: false }))
+    viewer = (
+      <>
+        {toolbar}
+        <ArchiveViewer key={file.path} file={file} />
+      </>
+    );
   else
     viewer = (
       <>
-        {toolbar()}
+        {toolbar}
         <PreviewCard file={file} />
       </>
     );

@@ -34,7 +34,7 @@ describe('fileScreen', () => {
   });
 
   it('previews everything else', () => {
-    for (const type of ['image', 'video', 'audio', 'pdf', 'blob', 'invalid_link']) {
+    for (const type of ['image', 'video', 'audio', 'pdf', 'blob', 'invalid_link'] as const) {
       expect(fileScreen(file({ type, content: 'x' }), { modify: true })).toEqual({ kind: 'preview' });
     }
   });

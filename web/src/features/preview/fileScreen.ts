@@ -1,6 +1,6 @@
 /**
- * Which screen opens a file (spec §2: text files open in an editor, other files in a preview) and
- * the URLs the preview loads (spec §7 "Downloads and media"; api.md §9–§11).
+ * Which screen opens a file (docs/client.md §2: text files open in an editor, other files in a preview) and
+ * the URLs the preview loads (docs/client.md §7 "Downloads and media"; docs/api.md §8–§10).
  */
 import type { Resource } from '../../api/resources';
 import { apiUrl } from '../../config';
@@ -16,7 +16,7 @@ interface Perms {
 
 /**
  * The editor needs the text: the server sends `content` for text files of at most 10 MiB to users
- * with the download permission, and leaves it out when the file is empty (api.md §8, S81). A text
+ * with the download permission, and leaves it out when the file is empty (docs/api.md §7.3, S81). A text
  * file without content (too large, or no download permission) gets the preview card.
  */
 export function fileScreen(file: Resource, perm: Perms | undefined): FileScreen {

@@ -42,7 +42,7 @@ describe('fileNeighbours', () => {
     expect(fileNeighbours(byName, '/pics/b10.png')).toMatchObject({ next: null, position: 3 });
   });
 
-  it('reads a stored name sorting the way the server orders it (asc: true is Z→A, api.md §8)', () => {
+  it('reads a stored name sorting the way the server orders it (asc: true is Z→A, docs/api.md §7.5)', () => {
     const zToA = folder(items, { by: 'name', asc: true });
     expect(fileNeighbours(zToA, '/pics/b2.png')).toMatchObject({
       previous: { name: 'b10.png' },

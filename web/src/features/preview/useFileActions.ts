@@ -1,22 +1,16 @@
 /**
- * What the file screens (preview and editor) share: the parent listing for previous/next, and
- * close, download, rename and delete with the user's permissions. Leaving goes through
- * `beforeLeave`, so the editor can ask about unsaved changes first.
+ * What the file screens (preview and editor) share: the parent listing for previous/next, close,
+ * and the file browser's item actions (files/useItemActions.ts) applied to the file shown, which
+ * a rename follows and a delete leaves. Leaving goes through `beforeLeave`, so the editor can ask
+ * about unsaved changes first.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { queryKeys } from '../../api/queryKeys';
 import { getResource, type Resource, type ResourceItem } from '../../api/resources';
-import { triggerDownload } from '../../lib/download';
 import { filesRoute, folderOf } from '../../lib/paths';
-import { useSession } from '../../stores/session';
-import { deleteResource, patchResource, rawUrl } from '../files/api';
-import { askName, confirmDelete } from '../files/FilePrompts';
-import { showInfo } from '../files/InfoPrompt';
-import { openShare } from '../share/SharePrompt';
-import { showErrorPrompt } from '../prompts/MessagePrompt';
+import { useItemActions } from '../files/useItemActions';
 import { fileNeighbours } from './neighbours';
 
 /** Why the screen is about to be left: deleting discards any unsaved text anyway. */
@@ -33,12 +27,10 @@ function openedFrom(state: unknown): string | null {
 }
 
 export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason) => Promise<boolean>) {
-  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const client = useQueryClient();
-  const perm = useSession((s) => s.user?.perm);
   const folder = folderOf(file.path);
+  const items = useItemActions(folder);
   const listing = useQuery({
     queryKey: queryKeys.resource(folder),
     queryFn: ({ signal }) => getResource(folder, signal),
@@ -62,63 +54,30 @@ export function useFileActions(file: Resource, beforeLeave: (reason: LeaveReason
     [beforeLeave, navigate, location.state],
   );
 
-  const reloadFolder = useCallback(
-    () => client.invalidateQueries({ queryKey: queryKeys.resource(folder) }),
-    [client, folder],
-  );
+  const { rename: renameItem, remove: removeItems, download: downloadItems, info: showInfo, share: shareItem } = items;
 
   const rename = useCallback(async () => {
     if (!(await beforeLeave('navigate'))) return;
-    const name = await askName({
-      title: t('files.actions.rename'),
-      label: t('files.prompts.newName'),
-      submit: t('files.prompts.save'),
-      initial: file.name,
-    });
-    if (!name || name === file.name) return;
-    const target = `${folder}${name}`;
-    try {
-      await patchResource('rename', file.path, target);
-    } catch (err) {
-      await showErrorPrompt(err instanceof Error ? err.message : String(err));
-      return;
-    }
-    await reloadFolder();
-    void navigate(filesRoute(target), { replace: true, state: location.state as unknown });
-  }, [beforeLeave, t, file.name, file.path, folder, reloadFolder, navigate, location.state]);
+    const target = await renameItem(file);
+    if (target) void navigate(filesRoute(target), { replace: true, state: location.state as unknown });
+  }, [beforeLeave, renameItem, file, navigate, location.state]);
 
   const remove = useCallback(async () => {
-    if (!(await confirmDelete([file.name]))) return;
-    try {
-      await deleteResource(file.path);
-    } catch (err) {
-      // spec §8: a failed delete shows an error prompt and reloads the listing.
-      await reloadFolder();
-      await showErrorPrompt(err instanceof Error ? err.message : String(err));
-      return;
-    }
-    await reloadFolder();
+    if (!(await removeItems([file]))) return;
     if (!(await beforeLeave('delete'))) return;
     if (from === folder) void navigate(-1);
     else void navigate(filesRoute(folder), { replace: true });
-  }, [file.name, file.path, reloadFolder, beforeLeave, from, folder, navigate]);
+  }, [removeItems, file, beforeLeave, from, folder, navigate]);
 
-  const download = useCallback(() => triggerDownload(rawUrl(file.path)), [file.path]);
-  const canDownload = perm?.download ?? false;
-  const info = useCallback(() => void showInfo([file], { canDownload }), [file, canDownload]);
-  const share = useCallback(() => void openShare(file), [file]);
+  const download = useCallback(() => void downloadItems([file]), [downloadItems, file]);
+  const info = useCallback(() => showInfo([file]), [showInfo, file]);
+  const share = useCallback(() => shareItem(file), [shareItem, file]);
+  const can = items.can(1);
 
   return {
     folder,
     neighbours,
-    can: {
-      download: canDownload,
-      rename: perm?.rename ?? false,
-      delete: perm?.delete ?? false,
-      // spec §6: sharing needs the share and download permissions.
-      share: (perm?.share ?? false) && canDownload,
-      modify: perm?.modify ?? false,
-    },
+    can: { download: can.download, rename: can.rename, delete: can.delete, share: can.share, modify: can.modify },
     close,
     goTo,
     rename,

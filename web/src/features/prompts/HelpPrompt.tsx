@@ -1,5 +1,5 @@
 /**
- * The help prompt (spec §2): the file browser's keyboard shortcuts — the spec's F1, F2, DEL, ESC,
+ * The help prompt (docs/client.md §2): the file browser's keyboard shortcuts — the spec's F1, F2, DEL, ESC,
  * CTRL+S, CTRL+SHIFT+F, CTRL+Click, Click and Double click, then the others it supports — and
  * its mouse and touch gestures.
  */

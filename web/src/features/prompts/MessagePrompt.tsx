@@ -1,4 +1,4 @@
-/** The error and success prompts (spec §2 prompt list): a title, the message and OK. */
+/** The error and success prompts (docs/client.md §2 prompt list): a title, the message and OK. */
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
 import { openPrompt, type PromptProps } from '../../stores/prompts';

@@ -1,5 +1,5 @@
 /**
- * The search overlay (spec §2 "Search overlay"): Enter searches the current folder, chips add
+ * The search overlay (docs/client.md §2 "Search overlay"): Enter searches the current folder, chips add
  * type filters, results stream in and show 50 at a time, Escape closes (prompt stack).
  */
 import { useEffect, useRef, useState, type FormEvent, type UIEvent } from 'react';
@@ -15,7 +15,7 @@ import { PromptCard } from '../prompts/PromptCard';
 import { filesRoute } from '../../lib/paths';
 
 const TYPES = ['image', 'audio', 'video', 'pdf'] as const;
-const NEAR_BOTTOM_PX = 100; // §2: 50 more when scrolled within 100 px of the bottom
+const NEAR_BOTTOM_PX = 100; // docs/client.md §2: 50 more when scrolled within 100 px of the bottom
 
 type State =
   | { phase: 'idle' }
@@ -29,6 +29,7 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
   const [shown, setShown] = useState(SEARCH_PAGE);
   const abort = useRef<AbortController | null>(null);
   const batches = useRef<FrameBatches<SearchResult> | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(
     () => () => {
@@ -41,7 +42,7 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
   function handleSubmit(e: FormEvent) {
     e.preventDefault();
     const query = text.trim();
-    if (!query) return; // §5: empty text does nothing
+    if (!query) return; // docs/client.md §5: empty text does nothing
     abort.current?.abort();
     batches.current?.cancel();
     const controller = new AbortController();
@@ -69,6 +70,11 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
   function addType(type: (typeof TYPES)[number]) {
     const token = `type:${type}`;
     setText((v) => (v.includes(token) ? v : `${token} ${v}`.trim() + ' '));
+    // Back to the box: the user goes on typing, or presses Enter to search (issue 17). The caret
+    // goes to the end once React has written the new text.
+    const box = input.current;
+    box?.focus();
+    requestAnimationFrame(() => box?.setSelectionRange(box.value.length, box.value.length));
   }
 
   function handleScroll(e: UIEvent<HTMLElement>) {
@@ -83,6 +89,7 @@ function SearchPrompt({ dir, resolve }: PromptProps<true> & { dir: string }) {
         <div className="search__box">
           <Icon name="search" />
           <input
+            ref={input}
             className="search__input"
             type="search"
             data-autofocus

@@ -1,5 +1,5 @@
 /**
- * The resumable-upload chunk size typed with its unit (spec §5): an edit is read after 1.5 s
+ * The resumable-upload chunk size typed with its unit (docs/client.md §5): an edit is read after 1.5 s
  * without typing (or when the field is left) and shown back in the largest unit it fits; text
  * that is no size becomes 1 MB. 0 turns chunking off.
  */

@@ -1,11 +1,11 @@
 /**
- * The command runner (spec §2, api.md §19): per event, the commands the server runs before and
+ * The command runner (docs/client.md §2, docs/api.md §16): per event, the commands the server runs before and
  * after it, one per line, each in a collapsible box (open at first when it holds commands).
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
-import type { SettingsEditor } from './GlobalSettings';
+import type { SettingsEditor } from './settingsDraft';
 import { LinesTextarea } from './LinesTextarea';
 
 /** Events in the order files go through them, each before then after. */

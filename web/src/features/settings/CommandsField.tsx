@@ -1,4 +1,4 @@
-/** The commands a user may run (spec §2 user form, §5): only meaningful when the server runs commands. */
+/** The commands a user may run (docs/client.md §2 user form, §5): only meaningful when the server runs commands. */
 import { useTranslation } from 'react-i18next';
 import { WordsInput } from './WordsInput';
 

@@ -1,7 +1,7 @@
 /**
- * The general card of the global settings (spec §2): signup, home folders, password length,
+ * The general card of the global settings (docs/client.md §2): signup, home folders, password length,
  * global rules, the shell (only when the server runs commands, with what it means for security,
- * S71), branding and resumable uploads.
+ * S71), branding, WebDAV and resumable uploads.
  */
 import type { Settings } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { Checkbox } from '../../components/Checkbox';
 import { NumberField, SelectField, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { ChunkSizeField } from './ChunkSizeField';
-import type { SettingsEditor } from './GlobalSettings';
+import type { SettingsEditor } from './settingsDraft';
 import { RulesEditor } from './RulesEditor';
 import { WordsInput } from './WordsInput';
 
@@ -118,6 +118,16 @@ export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; e
           hint={t('settings.branding.filesHint')}
           value={s.branding.files}
           onChange={(files) => branding({ files })}
+        />
+      </fieldset>
+      <fieldset className="fieldset settings-group">
+        <legend className="settings-group__title">{t('settings.webdav.title')}</legend>
+        <Checkbox
+          name="refuseMacMetadata"
+          label={t('settings.webdav.refuseMacMetadata')}
+          hint={t('settings.webdav.refuseMacMetadataHint')}
+          checked={s.webdav.refuseMacMetadata}
+          onChange={(refuseMacMetadata) => change((d) => ({ ...d, webdav: { ...d.webdav, refuseMacMetadata } }))}
         />
       </fieldset>
       <fieldset className="fieldset settings-group">

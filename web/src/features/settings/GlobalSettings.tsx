@@ -1,7 +1,7 @@
 /**
- * /settings/global (spec §2 "Global settings"): three cards — general, user defaults, command
+ * /settings/global (docs/client.md §2 "Global settings"): three cards — general, user defaults, command
  * runner; the last two only when the server runs commands. Every card saves the whole settings
- * object (PUT /api/settings replaces all editable fields, api.md §4), then the values are read
+ * object (PUT /api/settings replaces all editable fields, docs/api.md §4.2), then the values are read
  * back from the server.
  */
 import type { Settings } from '@coffer/protocol';
@@ -18,33 +18,11 @@ import { errorCodeOf } from '../errors/errorKind';
 import { ErrorScreen } from '../errors/ErrorScreen';
 import { CommandRunnerCard } from './CommandRunnerCard';
 import { GeneralCard } from './GeneralCard';
-import {
-  editableSettings,
-  hasProblems,
-  serverProblem,
-  settingsProblems,
-  settingsToSave,
-  textsOf,
-  type NumberField,
-  type ServerProblem,
-  type SettingsTexts,
-} from './globalSettings';
+import * as settingsDraft from './settingsDraft';
+import type { ServerProblem, SettingsEditor } from './settingsDraft';
 import { SettingsCard } from './SettingsCard';
 import { UserDefaultsCard } from './UserDefaultsCard';
 import './settings.css';
-
-/** What the cards get: the draft, its typed fields, and the problems to show next to fields. */
-export interface SettingsEditor {
-  settings: Settings;
-  texts: SettingsTexts;
-  change: (update: (s: Settings) => Settings) => void;
-  setText: (field: keyof SettingsTexts, text: string) => void;
-  numberError: (field: NumberField) => string | null;
-  pathError: (field: 'userHomeBasePath' | 'scope') => string | null;
-  /** A save was tried: every problem shows. */
-  attempted: boolean;
-  rulesError: { index: number; message: string } | null;
-}
 
 export function GlobalSettings({ execEnabled = config.EnableExec }: { execEnabled?: boolean }) {
   const { t } = useTranslation();
@@ -58,8 +36,8 @@ export function GlobalSettings({ execEnabled = config.EnableExec }: { execEnable
 function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [settings, setSettings] = useState(() => editableSettings(stored));
-  const [texts, setTexts] = useState(() => textsOf(stored));
+  const [settings, setSettings] = useState(() => settingsDraft.editableSettings(stored));
+  const [texts, setTexts] = useState(() => settingsDraft.textsOf(stored));
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [refused, setRefused] = useState<ServerProblem | null>(null);
@@ -69,7 +47,7 @@ function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: 
   useEffect(() => {
     if (focusRequest > 0) root.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [focusRequest]);
-  const problems = settingsProblems(settings, texts);
+  const problems = settingsDraft.settingsProblems(settings, texts);
 
   const editor: SettingsEditor = {
     settings,
@@ -93,18 +71,18 @@ function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: 
 
   async function save() {
     setAttempted(true);
-    if (hasProblems(problems)) {
+    if (settingsDraft.hasProblems(problems)) {
       setFocusRequest((n) => n + 1);
       return;
     }
     setSaving(true);
     setRefused(null);
     try {
-      await putSettings(settingsToSave(settings, texts));
+      await putSettings(settingsDraft.settingsToSave(settings, texts));
       toast.success(t('settings.saved'));
       await queryClient.invalidateQueries({ queryKey: queryKeys.settings() });
     } catch (err) {
-      const problem = isApiError(err) && err.status === 400 ? serverProblem(err.message) : null;
+      const problem = isApiError(err) && err.status === 400 ? settingsDraft.serverProblem(err.message) : null;
       if (problem) {
         setRefused(problem);
         setFocusRequest((n) => n + 1);

@@ -1,4 +1,4 @@
-/** A list of commands edited one per line (spec §5): blank lines dropped, what is typed kept. */
+/** A list of commands edited one per line (docs/client.md §5): blank lines dropped, what is typed kept. */
 import { useListText } from './useListText';
 import { formatLines, parseLines } from './words';
 

@@ -1,7 +1,7 @@
 /**
- * Changing one's own password (spec §2 "Profile settings", §5): new and confirm fields, green
+ * Changing one's own password (docs/client.md §2 "Profile settings", §5): new and confirm fields, green
  * when they match and red when not; hidden when the account's password is locked. With json
- * authentication the server also wants the current password (api.md §3, S35). The session that
+ * authentication the server also wants the current password (docs/api.md §3, S35). The session that
  * makes the change stays signed in (S21).
  */
 import { useQuery } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { getSettings } from '../../api/settings';
 import { changePassword } from '../../api/users';
 import { Field } from '../../components/Field';
 import { Icon } from '../../components/Icon';
-import { config } from '../../config';
+import { ASKS_CURRENT_PASSWORD } from '../../config';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import {
@@ -32,7 +32,7 @@ export function PasswordForm() {
   // Only admins may read the settings; for others the server says the minimum when refusing.
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: getSettings, enabled: admin });
   const minLength = settings.data?.minimumPasswordLength ?? null;
-  const needsCurrent = config.AuthMethod === 'json';
+  const needsCurrent = ASKS_CURRENT_PASSWORD;
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -95,6 +95,7 @@ export function PasswordForm() {
         label={t('settings.password.new')}
         hint={minLength !== null ? t('settings.password.minHint', { min: minLength }) : undefined}
         error={message(problem, 'password')}
+        frame={match}
         value={password}
         onChange={(v) => edit(setPassword, v)}
       />
@@ -115,7 +116,7 @@ export function PasswordForm() {
   );
 }
 
-/** One password input; the confirmation also says, as it is typed, whether it matches (§2). */
+/** One password input; the confirmation also says, as it is typed, whether it matches (docs/client.md §2). */
 function PasswordField({
   name,
   label,
@@ -124,6 +125,7 @@ function PasswordField({
   value,
   onChange,
   match,
+  frame,
 }: {
   name: 'current-password' | 'new-password' | 'confirm-password';
   label: string;
@@ -132,6 +134,8 @@ function PasswordField({
   value: string;
   onChange: (value: string) => void;
   match?: PasswordMatch;
+  /** Colours the field as `match` does, without the message (the new password, docs/client.md §2). */
+  frame?: PasswordMatch;
 }) {
   const { t } = useTranslation();
   const matchId = useId();
@@ -146,7 +150,7 @@ function PasswordField({
               [control['aria-describedby'], shown ? matchId : null].filter(Boolean).join(' ') || undefined
             }
             aria-invalid={shown === 'mismatch' || control['aria-invalid'] ? true : undefined}
-            className={match ? `input input--${match}` : 'input'}
+            className={(match ?? frame) ? `input input--${match ?? frame}` : 'input'}
             type="password"
             name={name}
             autoComplete={name === 'current-password' ? 'current-password' : 'new-password'}

@@ -1,5 +1,5 @@
 /**
- * The permission checkboxes of a user or of the user defaults (spec §2, §4 "Admin checkbox", §6).
+ * The permission checkboxes of a user or of the user defaults (docs/client.md §2, §4 "Admin checkbox", §6).
  * `execute` shows only when the server runs commands.
  */
 import type { Permissions } from '@coffer/protocol';

@@ -1,7 +1,7 @@
 /**
- * Profile settings (spec §2): language, theme, hideDotfiles, singleClick, dateFormat and
+ * Profile settings (docs/client.md §2): language, theme, hideDotfiles, singleClick, dateFormat and
  * uploadsLimit, each applied as soon as it changes. Preferences of the user record are saved with
- * a partial PUT /api/users/{id} (spec §7) and renewed into the token, so the file browser follows
+ * a partial PUT /api/users/{id} (docs/client.md §7) and renewed into the token, so the file browser follows
  * them at once; the theme and uploadsLimit live in this browser (the record has no such fields).
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -118,7 +118,7 @@ export function ProfileForm() {
   );
 }
 
-/** 1 to 10 uploads at once (§5): every valid number is kept at once; one toast after typing stops. */
+/** 1 to 10 uploads at once (docs/client.md §5): every valid number is kept at once; one toast after typing stops. */
 function UploadsLimitField({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const saved = useUploadsLimit({ id: userId });

@@ -1,5 +1,5 @@
 /**
- * An ordered list of access rules (spec §3 "Rule", §6): each allows or denies a path, by text or
+ * An ordered list of access rules (docs/client.md §3 "Rule", §6): each allows or denies a path, by text or
  * by regular expression; the last matching rule wins, so rules can be moved up and down.
  */
 import type { Rule } from '@coffer/protocol';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
 import { FieldError } from '../../components/Field';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { moveRule, newRule, ruleProblem, ruleText, withRuleRegex, withRuleText } from './rules';
 import './settings.css';
 
@@ -136,37 +137,23 @@ export function RulesEditor({
                   />
                 </div>
                 <div className="rules__buttons">
-                  <button
-                    type="button"
-                    className="icon-button icon-button--small"
+                  <IconButton
+                    small
+                    icon="arrowUp"
+                    label={t('settings.rules.up')}
                     data-move="up"
                     disabled={index === 0}
-                    aria-label={t('settings.rules.up')}
-                    title={t('settings.rules.up')}
                     onClick={() => move(index, -1)}
-                  >
-                    <Icon name="arrowUp" size={18} />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button icon-button--small"
+                  />
+                  <IconButton
+                    small
+                    icon="arrowDown"
+                    label={t('settings.rules.down')}
                     data-move="down"
                     disabled={index === rules.length - 1}
-                    aria-label={t('settings.rules.down')}
-                    title={t('settings.rules.down')}
                     onClick={() => move(index, 1)}
-                  >
-                    <Icon name="arrowDown" size={18} />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button icon-button--small"
-                    aria-label={t('settings.rules.remove')}
-                    title={t('settings.rules.remove')}
-                    onClick={() => remove(index)}
-                  >
-                    <Icon name="trash" size={18} />
-                  </button>
+                  />
+                  <IconButton small icon="trash" label={t('settings.rules.remove')} onClick={() => remove(index)} />
                 </div>
               </fieldset>
               {shown ? <FieldError id={errorId} message={shown} /> : null}

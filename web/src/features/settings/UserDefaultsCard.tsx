@@ -1,5 +1,5 @@
 /**
- * What new users start with (spec §2 "Global settings", api.md §4 `defaults`): scope, language,
+ * What new users start with (docs/client.md §2 "Global settings", docs/api.md §4.1 `defaults`): scope, language,
  * view, preferences, sorting, permissions and allowed commands.
  */
 import type { UserDefaults } from '@coffer/protocol';
@@ -8,7 +8,7 @@ import { Checkbox } from '../../components/Checkbox';
 import { SelectField, TextField } from '../../components/Field';
 import { isSortField, sortingFrom, storedSorting, type Sorting } from '../../lib/sorting';
 import { CommandsField } from './CommandsField';
-import type { SettingsEditor } from './GlobalSettings';
+import type { SettingsEditor } from './settingsDraft';
 import { LANGUAGE_OPTIONS } from './languageOptions';
 import { PermissionsField } from './PermissionsField';
 
@@ -19,7 +19,7 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
   const d = editor.settings.defaults;
   const set = (patch: Partial<UserDefaults>) =>
     editor.change((s) => ({ ...s, defaults: { ...s.defaults, ...patch } }));
-  // The order new users see; stored with name's inverted flag (api.md §8).
+  // The order new users see; stored with name's inverted flag (docs/api.md §7.5).
   const sorting = sortingFrom(d.sorting);
   const setSorting = (next: Sorting) => set({ sorting: storedSorting(next) });
   return (

@@ -1,4 +1,4 @@
-/** A list of words edited as one line of text (spec §5: allowed commands and the shell prefix). */
+/** A list of words edited as one line of text (docs/client.md §5: allowed commands and the shell prefix). */
 import type { ReactNode } from 'react';
 import { TextField } from '../../components/Field';
 import { useListText } from './useListText';

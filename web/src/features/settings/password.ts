@@ -1,6 +1,6 @@
 /**
- * The password form's checks (spec §2 "Profile settings", §5 "Password change") and the server's
- * refusals (api.md §2 "Password rules", §3) turned into messages next to the right field.
+ * The password form's checks (docs/client.md §2 "Profile settings", §5 "Password change") and the server's
+ * refusals (docs/api.md §2.9, §3) turned into messages next to the right field.
  */
 
 export type PasswordMatch = 'empty' | 'match' | 'mismatch';
@@ -11,7 +11,7 @@ export function passwordMatch(password: string, confirm: string): PasswordMatch 
   return password === confirm ? 'match' : 'mismatch';
 }
 
-/** Length the way the server counts it: UTF-8 bytes (api.md §2). */
+/** Length the way the server counts it: UTF-8 bytes (docs/api.md §2.9). */
 export function passwordLength(password: string): number {
   return new TextEncoder().encode(password).length;
 }
@@ -23,7 +23,7 @@ export type PasswordProblem =
   | { field: 'confirm'; key: 'mismatch' };
 
 /**
- * Why the form must not be sent, or null. Both fields non-empty and equal (§5); the minimum length
+ * Why the form must not be sent, or null. Both fields non-empty and equal (docs/client.md §5); the minimum length
  * when it is known (admins can read it); the current password when the server asks for it.
  */
 export function passwordFormProblem(input: {

@@ -1,7 +1,7 @@
 /**
- * The permission checkboxes' rules (spec §4 "Admin checkbox", §6): turning admin on grants every
+ * The permission checkboxes' rules (docs/client.md §4 "Admin checkbox", §6): turning admin on grants every
  * permission and locks the other boxes; sharing needs downloading (the server refuses a user with
- * `share` but not `download`, api.md §3), so the two boxes follow each other.
+ * `share` but not `download`, docs/api.md §3.4), so the two boxes follow each other.
  */
 import type { Permissions } from '@coffer/protocol';
 
@@ -30,20 +30,22 @@ export const NO_PERMISSIONS: Permissions = {
   download: false,
 };
 
+/** What an admin has: every permission. */
+export const ALL_PERMISSIONS: Permissions = {
+  admin: true,
+  execute: true,
+  create: true,
+  rename: true,
+  modify: true,
+  delete: true,
+  share: true,
+  download: true,
+};
+
 /** `perm` with `name` set to `on`, and what that implies for the others. */
 export function setPermission(perm: Permissions, name: PermissionName, on: boolean): Permissions {
   if (name === 'admin') {
-    if (!on) return { ...perm, admin: false };
-    return {
-      admin: true,
-      execute: true,
-      create: true,
-      rename: true,
-      modify: true,
-      delete: true,
-      share: true,
-      download: true,
-    };
+    return on ? { ...ALL_PERMISSIONS } : { ...perm, admin: false };
   }
   const next = { ...perm, [name]: on };
   if (name === 'share' && on) next.download = true;

@@ -1,5 +1,5 @@
 /**
- * Access rules as the rules editor edits them (spec §3 "Rule", §6; api.md §7 "Rules"): one text
+ * Access rules as the rules editor edits them (docs/client.md §3 "Rule", §6; docs/api.md §6.3): one text
  * per rule — the path of a path rule, the pattern of a regex rule — in an ordered list where the
  * last matching rule wins.
  */

@@ -1,5 +1,5 @@
 /**
- * Lists edited as text (spec §5): allowed commands and the shell prefix are space-separated words
+ * Lists edited as text (docs/client.md §5): allowed commands and the shell prefix are space-separated words
  * with blanks dropped; command runner textareas hold one command per line, empty lines dropped.
  */
 

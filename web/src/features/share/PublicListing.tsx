@@ -1,6 +1,6 @@
 /**
- * A shared folder's items, read-only (spec §2 "Public share page"): 100 at first, a "+N" tile
- * adds 100 more (§9). Click selects, Ctrl/Cmd or Shift add, double click or Enter opens.
+ * A shared folder's items, read-only (docs/client.md §2 "Public share page"): 100 at first, a "+N" tile
+ * adds 100 more (docs/client.md §9). Click selects, Ctrl/Cmd or Shift add, double click or Enter opens.
  */
 import { useId, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';

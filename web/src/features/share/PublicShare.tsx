@@ -1,5 +1,5 @@
 /**
- * The public share page (spec §2 "Public share page"; api.md §17): anonymous or signed in alike,
+ * The public share page (docs/client.md §2 "Public share page"; docs/api.md §15): anonymous or signed in alike,
  * the shared file or folder with its box, a read-only listing with selection, previews of one
  * selected image, song or video, downloads (one file directly, several or folders as an archive
  * in a chosen format) and navigation inside the share. A protected link asks for its password;
@@ -23,17 +23,19 @@ import { usePrompts } from '../../stores/prompts';
 import { ErrorScreen } from '../errors/ErrorScreen';
 import { Breadcrumbs } from '../files/Breadcrumbs';
 import { chooseArchiveFormat } from '../files/FilePrompts';
+import '../../components/toolbar.css';
 import '../files/files.css';
 import { clickItem, EMPTY_SELECTION, selectAll, selectedItems, type Selection } from '../files/selection';
 import { copyLink } from './actions';
 import { pageState, previewKind, shareRoute } from './public';
 import { PublicListing } from './PublicListing';
 import { ShareBox } from './ShareBox';
-import { SharePassword } from './SharePassword';
+import { PasswordFor } from './SharePassword';
 import { SharePreview } from './SharePreview';
+import { UploadShare } from './UploadShare';
 import './share.css';
 
-/** One loaded file or folder of the share; mounted per path, so selection resets on navigation (§4). */
+/** One loaded file or folder of the share; mounted per path, so selection resets on navigation (docs/client.md §4). */
 function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -74,7 +76,7 @@ function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
     );
   }
 
-  // §4: Escape clears the selection and leaves multiple-selection mode; Ctrl/Cmd+A selects all.
+  // docs/client.md §4: Escape clears the selection and leaves multiple-selection mode; Ctrl/Cmd+A selects all.
   useEffect(() => {
     if (promptOpen || !data.isDir) return;
     function handleKeyDown(e: globalThis.KeyboardEvent) {
@@ -99,8 +101,8 @@ function SharedItem({ hash, data }: { hash: string; data: PublicResource }) {
 
   return (
     <div className="public-share">
-      <h1 className="page-title" dir="auto">
-        {data.name}
+      <h1 className="page-title">
+        <bdi>{data.name}</bdi>
       </h1>
       {inFolderShare ? (
         <Breadcrumbs
@@ -200,19 +202,10 @@ export function PublicShare({ hash, path }: { hash: string; path: string }) {
 
   if (query.isPending) return <Spinner label={t('common.loading')} />;
   if (state.kind === 'password') {
-    return (
-      <SharePassword
-        wrong={state.wrong && !query.isFetching}
-        retryAfter={query.isFetching ? null : state.retryAfter}
-        busy={query.isFetching}
-        onSubmit={(value) => {
-          password.current = value;
-          setTyped(true);
-          void query.refetch();
-        }}
-      />
-    );
+    return <PasswordFor state={state} query={query} passwordRef={password} onTyped={() => setTyped(true)} />;
   }
+  // An upload-only share is no normal share (404 here): its own page asks the other route (docs/api.md §23).
+  if (state.kind === 'error' && state.code === 404 && path === '/') return <UploadShare hash={hash} />;
   if (state.kind === 'error') return <ErrorScreen code={state.code} />;
   if (!query.data) return null;
   return <SharedItem key={path} hash={hash} data={query.data} />;

@@ -1,5 +1,5 @@
 /**
- * The box of a shared file or folder (spec §2 "Public share page"): name, last modified
+ * The box of a shared file or folder (docs/client.md §2 "Public share page"): name, last modified
  * (relative, full time in the tooltip), size or item counts, the download link, open-in-new for
  * files, and a QR code of the download link.
  */
@@ -64,7 +64,7 @@ export function ShareBox({ hash, item, token }: { hash: string; item: PublicReso
         )}
       </div>
       <div className="share-box__qr" role="img" aria-label={t('publicShare.qr')}>
-        {/* §9: level M; 100 px for a folder, 200 px for a file. Dark on white in every theme. */}
+        {/* docs/client.md §9: level M; 100 px for a folder, 200 px for a file. Dark on white in every theme. */}
         <QRCodeSVG
           value={new URL(download, window.location.href).href}
           size={item.isDir ? QR_SIZE_FOLDER : QR_SIZE_FILE}

@@ -1,4 +1,4 @@
-/** The password card of a protected share (spec §2 "Public share page", §8 "Share page"). */
+/** The password card of a protected share (docs/client.md §2 "Public share page", §8 "Share page"). */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/Field';
@@ -67,5 +67,34 @@ export function SharePassword({ wrong, retryAfter, busy, onSubmit }: SharePasswo
         </button>
       </form>
     </div>
+  );
+}
+
+/**
+ * The password card for a share query that answered 401 or 429 (`state` from pageState): the typed
+ * password goes into `passwordRef` (read by the query) and the query runs again.
+ */
+export function PasswordFor({
+  state,
+  query,
+  passwordRef,
+  onTyped,
+}: {
+  state: { wrong: boolean; retryAfter: number | null };
+  query: { isFetching: boolean; refetch: () => Promise<unknown> };
+  passwordRef: { current: string };
+  onTyped: () => void;
+}) {
+  return (
+    <SharePassword
+      wrong={state.wrong && !query.isFetching}
+      retryAfter={query.isFetching ? null : state.retryAfter}
+      busy={query.isFetching}
+      onSubmit={(value) => {
+        passwordRef.current = value;
+        onTyped();
+        void query.refetch();
+      }}
+    />
   );
 }

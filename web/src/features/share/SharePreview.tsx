@@ -1,4 +1,4 @@
-/** A shared image, song or video shown on the share page (api.md §17.4: the inline download). */
+/** A shared image, song or video shown on the share page (docs/api.md §15.4: the inline download). */
 import { useTranslation } from 'react-i18next';
 import { publicDownloadUrl } from '../../api/shares';
 import type { PreviewKind } from './public';
@@ -18,11 +18,11 @@ export function SharePreview({ hash, token, item, kind }: SharePreviewProps) {
       {kind === 'image' ? <img src={src} alt={item.name} /> : null}
       {/* Native controls: play and pause, seek, volume, keyboard included. */}
       {kind === 'audio' ? (
-        // eslint-disable-next-line jsx-a11y/media-has-caption -- no public subtitle endpoint (api.md §17.4)
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- no public subtitle endpoint (docs/api.md §15.4)
         <audio src={src} controls preload="metadata" aria-label={item.name} />
       ) : null}
       {kind === 'video' ? (
-        // eslint-disable-next-line jsx-a11y/media-has-caption -- no public subtitle endpoint (api.md §17.4)
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- no public subtitle endpoint (docs/api.md §15.4)
         <video src={src} controls preload="metadata" aria-label={item.name} />
       ) : null}
     </section>

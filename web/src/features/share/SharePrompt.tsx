@@ -1,5 +1,5 @@
 /**
- * The share prompt (spec §2 "Prompts": share; §4 "Share prompt"; §5): the links of one item with
+ * The share prompt (docs/client.md §2 "Prompts": share; §4 "Share prompt"; §5): the links of one item with
  * their expiry, copy and delete; "new" opens the create view (duration and unit, optional
  * password), whose cancel goes back to the list.
  */
@@ -13,7 +13,7 @@ import { MAX_SHARE_DURATION } from '../../lib/limits';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
 import { toast } from '../../stores/toasts';
 import { PromptCard } from '../prompts/PromptCard';
-import { copyLink, removeShare, shareLink, ShareExpiry } from './actions';
+import { shareLink, ShareExpiry, ShareLinkButtons, UploadOnlyBadge } from './actions';
 import { DEFAULT_SHARE_UNIT, parseDuration, SHARE_UNITS, sharePath, sortShares } from './share';
 import './share.css';
 
@@ -42,6 +42,7 @@ function LinkList({ links, onDeleted }: { links: Share[]; onDeleted: (hash: stri
               </a>
               <span className="share-links__meta">
                 <ShareExpiry share={share} />
+                {share.kind === 'upload' ? <UploadOnlyBadge /> : null}
                 {share.hasPassword ? (
                   <span className="share-links__lock">
                     <Icon name="lock" size={14} />
@@ -50,26 +51,7 @@ function LinkList({ links, onDeleted }: { links: Share[]; onDeleted: (hash: stri
                 ) : null}
               </span>
             </span>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('share.copyLink')}
-              title={t('share.copyLink')}
-              onClick={() => void copyLink(url, t('share.copied'))}
-            >
-              <Icon name="copy" size={20} />
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('share.deleteLink')}
-              title={t('share.deleteLink')}
-              onClick={() =>
-                void removeShare(share, t('share.deleted')).then((gone) => gone && onDeleted(share.hash))
-              }
-            >
-              <Icon name="trash" size={20} />
-            </button>
+            <ShareLinkButtons share={share} onDeleted={() => onDeleted(share.hash)} />
           </li>
         );
       })}
@@ -77,12 +59,26 @@ function LinkList({ links, onDeleted }: { links: Share[]; onDeleted: (hash: stri
   );
 }
 
+/** A limit field in MB or a count: empty or 0 = none; anything else must be a whole number ≥ 0. */
+function limitValue(text: string, perUnit: number): number | null {
+  const v = text.trim();
+  if (v === '') return 0;
+  if (!/^[0-9]{1,12}$/.test(v)) return null;
+  return Number(v) * perUnit;
+}
+
+const MB = 1024 * 1024;
+/** A whole number from 0 (duration, limits). */
+const WHOLE_NUMBER = { className: 'input', type: 'number', inputMode: 'numeric', min: 0, step: 1 } as const;
+
 function CreateForm({
   path,
+  isDir,
   onCreated,
   onCancel,
 }: {
   path: string;
+  isDir: boolean;
   onCreated: (s: Share) => void;
   onCancel: () => void;
 }) {
@@ -92,6 +88,11 @@ function CreateForm({
   const [password, setPassword] = useState('');
   const [invalid, setInvalid] = useState(false);
   const [busy, setBusy] = useState(false);
+  // docs/api.md §23.1: an upload-only share of a folder, with its message and limits.
+  const [uploadOnly, setUploadOnly] = useState(false);
+  const [note, setNote] = useState('');
+  const [limits, setLimits] = useState({ maxFileSize: '', maxFiles: '', maxBytes: '' });
+  const [badLimit, setBadLimit] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   // Entered from the list (or opened without links): the first field takes the focus.
   useEffect(() => first.current?.focus(), []);
@@ -103,10 +104,18 @@ function CreateForm({
       setInvalid(true);
       return;
     }
+    const maxFileSize = limitValue(limits.maxFileSize, MB);
+    const maxFiles = limitValue(limits.maxFiles, 1);
+    const maxBytes = limitValue(limits.maxBytes, MB);
+    if (uploadOnly && (maxFileSize === null || maxFiles === null || maxBytes === null)) {
+      setBadLimit(true);
+      return;
+    }
+    const upload = uploadOnly ? { message: note.trim(), maxFileSize: maxFileSize ?? 0, maxFiles: maxFiles ?? 0, maxBytes: maxBytes ?? 0 } : undefined;
     setBusy(true);
     try {
-      // §5: the password is optional and trimmed.
-      onCreated(await createShare(path, { duration: n, unit, password: password.trim() }));
+      // docs/client.md §5: the password is optional and trimmed.
+      onCreated(await createShare(path, { duration: n, unit, password: password.trim(), upload }));
     } catch (err) {
       toast.error(message(err));
       setBusy(false);
@@ -124,12 +133,8 @@ function CreateForm({
           {(control) => (
             <input
               {...control}
-              className="input"
-              type="number"
-              inputMode="numeric"
-              min={0}
+              {...WHOLE_NUMBER}
               max={MAX_SHARE_DURATION}
-              step={1}
               ref={first}
               value={duration}
               onChange={(e) => {
@@ -168,6 +173,39 @@ function CreateForm({
           />
         )}
       </Field>
+      {isDir ? (
+        <label className="share-form__check">
+          <input type="checkbox" checked={uploadOnly} onChange={(e) => setUploadOnly(e.target.checked)} />
+          <span>{t('share.uploadOnly')}</span>
+        </label>
+      ) : null}
+      {uploadOnly ? (
+        <fieldset className="share-form__upload">
+          <Field label={t('share.uploadMessage')}>
+            {(control) => (
+              <textarea {...control} className="input" rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+            )}
+          </Field>
+          <div className="share-form__limits">
+            {(['maxFileSize', 'maxFiles', 'maxBytes'] as const).map((k) => (
+              <Field key={k} label={t(`share.${k}`)} error={badLimit ? t('share.limitsHint') : null}>
+                {(control) => (
+                  <input
+                    {...control}
+                    {...WHOLE_NUMBER}
+                    value={limits[k]}
+                    onChange={(e) => {
+                      setLimits((l) => ({ ...l, [k]: e.target.value }));
+                      setBadLimit(false);
+                    }}
+                  />
+                )}
+              </Field>
+            ))}
+          </div>
+          <p className="muted">{t('share.limitsHint')}</p>
+        </fieldset>
+      ) : null}
       <div className="share-form__actions">
         <button type="button" className="button" onClick={onCancel}>
           {t('files.prompts.cancel')}
@@ -239,6 +277,7 @@ function SharePrompt({ item, resolve }: PromptProps<true> & { item: Item }) {
       {view === 'create' ? (
         <CreateForm
           path={path}
+          isDir={item.isDir}
           onCancel={() => setView('list')}
           onCreated={(share) => {
             setLinks({ phase: 'ready', links: sortShares([...list, share]) });
@@ -259,7 +298,7 @@ function SharePrompt({ item, resolve }: PromptProps<true> & { item: Item }) {
   );
 }
 
-/** Opens the share prompt for one item. Needs the share and download permissions (spec §6). */
+/** Opens the share prompt for one item. Needs the share and download permissions (docs/client.md §6). */
 export function openShare(item: Item): Promise<true | null> {
   return openPrompt<true>((props) => <SharePrompt {...props} item={item} />);
 }

@@ -1,12 +1,12 @@
 /**
- * Share management (spec §2 "Share management"): every link of the user (of everyone for an
+ * Share management (docs/client.md §2 "Share management"): every link of the user (of everyone for an
  * admin) with its path, duration, owner for admins, copy and delete; a lonely message when none.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/queryKeys';
-import { listShares, shareLink, type Share } from '../../api/shares';
+import { listShares } from '../../api/shares';
 import { listUsers } from '../../api/users';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
@@ -14,7 +14,7 @@ import { filesRoute } from '../../lib/paths';
 import { useSession } from '../../stores/session';
 import { ErrorScreen } from '../errors/ErrorScreen';
 import { errorCodeOf } from '../errors/errorKind';
-import { copyLink, removeShare, ShareExpiry } from './actions';
+import { ShareExpiry, ShareLinkButtons, UploadOnlyBadge } from './actions';
 import { sortShares } from './share';
 import './share.css';
 
@@ -28,7 +28,7 @@ export function ShareTable() {
     queryFn: ({ signal }) => listShares(signal),
     select: sortShares,
   });
-  // The server sends owner ids only; admins see names by joining with the user list (api.md §16.0).
+  // The server sends owner ids only; admins see names by joining with the user list (docs/api.md §14.1).
   const users = useQuery({
     queryKey: queryKeys.users(),
     queryFn: ({ signal }) => listUsers(signal),
@@ -36,11 +36,7 @@ export function ShareTable() {
   });
   const names = new Map((users.data ?? []).map((u) => [u.id, u.username]));
 
-  async function remove(share: Share) {
-    if (await removeShare(share, t('share.deleted'))) {
-      await client.invalidateQueries({ queryKey: queryKeys.shares() });
-    }
-  }
+  const reload = () => client.invalidateQueries({ queryKey: queryKeys.shares() });
 
   if (shares.isPending) return <Spinner label={t('common.loading')} />;
   if (shares.isError) return <ErrorScreen code={errorCodeOf(shares.error)} />;
@@ -65,50 +61,31 @@ export function ShareTable() {
         </tr>
       </thead>
       <tbody>
-        {shares.data.map((share) => {
-          const url = shareLink(share.hash);
-          return (
-            <tr key={share.hash}>
-              <td className="share-table__path" dir="auto">
-                {/* Another owner's path is relative to their scope, not a place in ours. */}
-                {share.userID === me?.id ? <Link to={filesRoute(share.path)}>{share.path}</Link> : share.path}
-                {share.hasPassword ? (
-                  <span className="share-table__lock" title={t('share.protected')}>
-                    <Icon name="lock" size={14} label={t('share.protected')} />
-                  </span>
-                ) : null}
-              </td>
-              <td className="share-table__duration">
-                <ShareExpiry share={share} />
-              </td>
-              {admin ? (
-                <td className="share-table__owner" dir="auto">
-                  {names.get(share.userID) ?? `#${share.userID}`}
-                </td>
+        {shares.data.map((share) => (
+          <tr key={share.hash}>
+            <td className="share-table__path" dir="auto">
+              {/* Another owner's path is relative to their scope, not a place in ours. */}
+              {share.userID === me?.id ? <Link to={filesRoute(share.path)}>{share.path}</Link> : share.path}
+              {share.kind === 'upload' ? <UploadOnlyBadge /> : null}
+              {share.hasPassword ? (
+                <span className="share-table__lock" title={t('share.protected')}>
+                  <Icon name="lock" size={14} label={t('share.protected')} />
+                </span>
               ) : null}
-              <td className="share-table__actions">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={t('share.copyLink')}
-                  title={t('share.copyLink')}
-                  onClick={() => void copyLink(url, t('share.copied'))}
-                >
-                  <Icon name="copy" size={20} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={t('share.deleteLink')}
-                  title={t('share.deleteLink')}
-                  onClick={() => void remove(share)}
-                >
-                  <Icon name="trash" size={20} />
-                </button>
+            </td>
+            <td className="share-table__duration">
+              <ShareExpiry share={share} />
+            </td>
+            {admin ? (
+              <td className="share-table__owner" dir="auto">
+                {names.get(share.userID) ?? `#${share.userID}`}
               </td>
-            </tr>
-          );
-        })}
+            ) : null}
+            <td className="share-table__actions">
+              <ShareLinkButtons share={share} onDeleted={() => void reload()} />
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

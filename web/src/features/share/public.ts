@@ -1,4 +1,4 @@
-/** The public share page's plain rules (spec §2 "Public share page", §8; api.md §17). */
+/** The public share page's plain rules (docs/client.md §2 "Public share page", §8; docs/api.md §15). */
 import { isApiError } from '../../api/errors';
 import { encodePath } from '../../lib/paths';
 import { errorCodeOf, type ErrorCode } from '../errors/errorKind';
@@ -22,7 +22,7 @@ export type PageState =
   | { kind: 'error'; code: ErrorCode };
 
 /**
- * What a failed load shows (§8 "Share page"): 401 asks for the password — saying it was wrong
+ * What a failed load shows (docs/client.md §8 "Share page"): 401 asks for the password — saying it was wrong
  * once one was typed —, too many wrong passwords say how long to wait, anything else is the
  * error page.
  */
@@ -35,7 +35,7 @@ export function pageState(error: unknown, typedPassword: boolean): PageState {
   return { kind: 'error', code: errorCodeOf(error) };
 }
 
-/** Previewable on the page: images, audio and video (spec §2; api.md §17.4). */
+/** Previewable on the page: images, audio and video (docs/client.md §2; docs/api.md §15.4). */
 export type PreviewKind = 'image' | 'audio' | 'video';
 
 export function previewKind(item: { isDir: boolean; type: string }): PreviewKind | null {

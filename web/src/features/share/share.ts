@@ -1,11 +1,11 @@
-/** The share rules the prompt and the management page follow (spec §5, §9), as plain data. */
+/** The share rules the prompt and the management page follow (docs/client.md §5, §9), as plain data. */
 import type { Share, ShareUnit } from '../../api/shares';
 import { MAX_SHARE_DURATION } from '../../lib/limits';
 
 export const SHARE_UNITS: readonly ShareUnit[] = ['seconds', 'minutes', 'hours', 'days'];
-export const DEFAULT_SHARE_UNIT: ShareUnit = 'hours'; // §9
+export const DEFAULT_SHARE_UNIT: ShareUnit = 'hours'; // docs/client.md §9
 
-/** A whole number from 0 to 2147483647, or null (§5). Empty means 0: the link never expires. */
+/** A whole number from 0 to 2147483647, or null (docs/client.md §5). Empty means 0: the link never expires. */
 export function parseDuration(text: string): number | null {
   const s = text.trim();
   if (s === '') return 0;
@@ -14,7 +14,7 @@ export function parseDuration(text: string): number | null {
   return n <= MAX_SHARE_DURATION ? n : null;
 }
 
-/** §9: never-expiring links first, then the soonest to expire. Stable for equal expiries. */
+/** docs/client.md §9: never-expiring links first, then the soonest to expire. Stable for equal expiries. */
 export function sortShares<T extends Pick<Share, 'expire'>>(shares: readonly T[]): T[] {
   return [...shares].sort((a, b) => {
     if (a.expire === b.expire) return 0;
@@ -24,7 +24,7 @@ export function sortShares<T extends Pick<Share, 'expire'>>(shares: readonly T[]
   });
 }
 
-/** The path a share of this item is made for: folders as `/dir/` (api.md §16.0). */
+/** The path a share of this item is made for: folders as `/dir/` (docs/api.md §14.1). */
 export function sharePath(item: { path: string; isDir: boolean }): string {
   if (!item.isDir || item.path.endsWith('/')) return item.path;
   return `${item.path}/`;

@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { productName, staticUrl } from '../../config';
 
 export interface HeaderProps {
@@ -15,16 +16,15 @@ export function Header({ menuOpen, onMenu, onSearch }: HeaderProps) {
   const { t } = useTranslation();
   return (
     <header className="header">
-      <button
-        type="button"
-        className="icon-button header__menu"
-        aria-label={t('nav.openMenu')}
+      <IconButton
+        className="header__menu"
+        icon="menu"
+        iconSize={24}
+        label={t('nav.openMenu')}
         aria-expanded={menuOpen}
         aria-controls="sidebar"
         onClick={onMenu}
-      >
-        <Icon name="menu" />
-      </button>
+      />
       <Link to="/files/" className="header__brand">
         <img src={staticUrl('img/logo.svg')} alt="" width={32} height={32} />
         <span className="header__name">{productName()}</span>

@@ -1,4 +1,7 @@
-/** Used-of-total storage of the filesystem holding `path` (spec §2 sidebar, api.md §12). */
+/**
+ * Used-of-total storage of the filesystem holding `path` (docs/client.md §2 sidebar, docs/api.md §11),
+ * and how much of it the trash holds (docs/api.md §22).
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +41,9 @@ export function UsageBar({ path }: { path: string }) {
         <div className="usage__fill" style={{ inlineSize: `${percent}%` }} />
       </div>
       <div className="usage__text">{summary}</div>
+      {data.trash ? (
+        <div className="usage__text usage__trash">{t('usage.trash', { size: format.size(data.trash) })}</div>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The shell panel (spec §2 "Shell panel"): a terminal docked at the bottom of the page, a divider
+ * The shell panel (docs/client.md §2 "Shell panel"): a terminal docked at the bottom of the page, a divider
  * that resizes it by pointer or keyboard, the output of past commands and one input line.
  * Rendered by the layout whenever it is open and allowed; the file browser's toggle opens it.
  */
@@ -17,6 +17,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { throttle } from '../../lib/throttle';
 import { useTerminalAllowed } from './access';
 import {
@@ -37,10 +38,11 @@ import {
   useTerminal,
   type Entry,
 } from './store';
+import { NotAllowedHint } from './NotAllowedHint';
 import { TOGGLE_ID } from './TerminalToggle';
 import './terminal.css';
 
-/** spec §9: window resizes are handled at most every 100 ms. */
+/** docs/client.md §9: window resizes are handled at most every 100 ms. */
 const RESIZE_THROTTLE_MS = 100;
 /** Output keeps following new lines while the reader is this close to the bottom. */
 const FOLLOW_PX = 24;
@@ -80,6 +82,7 @@ function EntryView({ entry }: { entry: Entry }) {
           {note}
         </p>
       ) : null}
+      {entry.end === 'notAllowed' ? <NotAllowedHint /> : null}
     </div>
   );
 }
@@ -103,7 +106,7 @@ function TerminalPanel({ folder }: { folder: string }) {
   const promptId = useId();
   const height = clampHeight(storedHeight ?? DEFAULT_HEIGHT_EM, limits);
 
-  // The em of the panel, the divider's height and the window decide the limits (§2).
+  // The em of the panel, the divider's height and the window decide the limits (docs/client.md §2).
   const measure = useCallback(() => {
     const panel = panelRef.current;
     if (!panel) return;
@@ -253,14 +256,7 @@ function TerminalPanel({ folder }: { folder: string }) {
         >
           <span className="terminal__grip" />
         </div>
-        <button
-          type="button"
-          className="icon-button icon-button--small"
-          aria-label={t('terminal.close')}
-          onClick={handleClose}
-        >
-          <Icon name="close" size={18} />
-        </button>
+        <IconButton small icon="close" label={t('terminal.close')} onClick={handleClose} />
       </div>
       <div className="terminal__body" dir="ltr">
         <div
@@ -307,7 +303,7 @@ function TerminalPanel({ folder }: { folder: string }) {
   );
 }
 
-/** The panel when it is open and allowed (spec §2); nothing otherwise. */
+/** The panel when it is open and allowed (docs/client.md §2); nothing otherwise. */
 export function TerminalDock({ folder }: { folder: string }) {
   const allowed = useTerminalAllowed();
   const open = useTerminal((s) => s.open);

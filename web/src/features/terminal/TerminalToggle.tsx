@@ -1,4 +1,4 @@
-/** The shell toggle of the file browser header (spec §2 "File browser"), as a toolbar action. */
+/** The shell toggle of the file browser header (docs/client.md §2 "File browser"), as a toolbar action. */
 import { useTranslation } from 'react-i18next';
 import type { FileAction } from '../files/actions';
 import { useTerminalAllowed } from './access';

@@ -1,4 +1,4 @@
-/** spec §2: the shell panel exists only when the server enables exec and the user may execute. */
+/** docs/client.md §2: the shell panel exists only when the server enables exec and the user may execute. */
 import { config } from '../../config';
 import { useSession } from '../../stores/session';
 

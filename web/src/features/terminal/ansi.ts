@@ -1,6 +1,6 @@
 /**
- * Spec §2 "Shell panel": colour escape codes are removed from a command's output. The server sends
- * one line per message (api.md §18), so every line is cleaned as it arrives: by the time the
+ * docs/client.md §2 "Shell panel": colour escape codes are removed from a command's output. The server sends
+ * one line per message (docs/api.md §16.1), so every line is cleaned as it arrives: by the time the
  * command is done its whole output is free of them, and nothing unreadable ever shows meanwhile.
  */
 import stripAnsi from 'strip-ansi';

@@ -1,5 +1,5 @@
 /**
- * The shell panel's height (spec §2, §9), in em of the panel's own font: at least about 2.25 em
+ * The shell panel's height (docs/client.md §2, §9), in em of the panel's own font: at least about 2.25 em
  * (one input line) plus the divider, at most the window height minus 4 em, 25 em by default.
  */
 
@@ -11,7 +11,7 @@ export const TOP_MARGIN_EM = 4;
 /** Keyboard steps on the divider: arrows, Page Up / Page Down. */
 export const STEP_EM = 1;
 export const PAGE_STEP_EM = 5;
-/** spec §9: drag updates are throttled to one per 32 ms. */
+/** docs/client.md §9: drag updates are throttled to one per 32 ms. */
 export const DRAG_THROTTLE_MS = 32;
 
 export interface HeightLimits {

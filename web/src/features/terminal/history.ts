@@ -1,5 +1,5 @@
 /**
- * Command history of the shell panel (spec §2: up and down arrows). Plain data so it can be tested
+ * Command history of the shell panel (docs/client.md §2: up and down arrows). Plain data so it can be tested
  * without React: the list of past commands, and a cursor that remembers what was being typed
  * before the user started walking through it.
  */

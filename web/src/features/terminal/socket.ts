@@ -1,7 +1,7 @@
 /**
- * The command WebSocket (api.md §18): one socket per command at {baseURL}/api/command{folder}.
+ * The command WebSocket (docs/api.md §16.1): one socket per command at {baseURL}/api/command{folder}.
  * The upgrade is an ordinary GET, so the browser sends the `auth` cookie the session keeps
- * current (api.md §1); the first message is the command line, every message back is a line of
+ * current (docs/api.md §2.2); the first message is the command line, every message back is a line of
  * output, and the server closes the socket when the command is done.
  */
 import { apiUrl } from '../../config';
@@ -18,7 +18,7 @@ export type EndKind =
   /** No socket: the upgrade was refused (401, 403) or the server is unreachable. */
   | 'unreachable';
 
-/** The server's refusal text (api.md §18 step 2), shown translated. */
+/** The server's refusal text (docs/api.md §16.1 step 2), shown translated. */
 export const NOT_ALLOWED = 'Command not allowed.';
 
 const CLOSE_NORMAL = 1000;
@@ -33,7 +33,7 @@ export function commandUrl(folder: string, location: Pick<Location, 'protocol' |
 }
 
 /**
- * The client treats every close as "finished" (api.md §18 step 4); the code only picks the note
+ * The client treats every close as "finished" (docs/api.md §16.1 step 4); the code only picks the note
  * shown under the output. File Browser drops the connection without a close frame on success,
  * which arrives as 1006 once the socket was open.
  */

@@ -1,5 +1,5 @@
 /**
- * The shell panel's client state (spec §2 "Shell panel"): shown or hidden, its height, the output
+ * The shell panel's client state (docs/client.md §2 "Shell panel"): shown or hidden, its height, the output
  * of past commands and the history. It outlives the panel being hidden and the folder changing;
  * signing out or in as someone else forgets it. At most one command runs at a time.
  */
@@ -105,7 +105,7 @@ function finish(kind: EndKind | 'stopped'): void {
 export function submitLine(line: string, folder: string): void {
   const command = line.trim();
   const state = useTerminal.getState();
-  if (command === '' || state.running) return; // §2: empty input is ignored; one command at a time
+  if (command === '' || state.running) return; // docs/client.md §2: empty input is ignored; one command at a time
   useTerminal.setState({ history: remember(state.history, command) });
   if (command === 'clear') {
     useTerminal.setState({ entries: [] });

@@ -1,6 +1,6 @@
 /**
  * Files and folders dropped from outside the browser upload into the folder shown, or into the
- * folder item they are dropped on (spec §2; create permission). The listing is outlined and a
+ * folder item they are dropped on (docs/client.md §2; create permission). The listing is outlined and a
  * hint names the target while files are dragged over the page. Without the permission a drop is
  * refused (and never opens the file in the tab).
  */

@@ -1,5 +1,5 @@
 /**
- * The upload progress panel (spec §2): while uploads run, the speed per second, the time left
+ * The upload progress panel (docs/client.md §2): while uploads run, the speed per second, the time left
  * (hh:mm:ss or --:--:--), the percent done, bytes sent of the total, a bar per file, a collapse
  * toggle and abort (confirmed with upload.abortUpload). Failed files stay listed with the reason
  * until the panel is closed.
@@ -7,6 +7,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { useFormat } from '../../i18n/useFormat';
 import { uploadErrorText, type Translate } from './errorText';
 import { formatRemaining, percentDone } from './speed';
@@ -50,29 +51,16 @@ export function UploadPanel() {
             {t('upload.abort')}
           </button>
         ) : (
-          <button
-            type="button"
-            className="icon-button"
-            onClick={dismissUploads}
-            aria-label={t('upload.close')}
-          >
-            <Icon name="close" size={20} />
-          </button>
+          <IconButton icon="close" label={t('upload.close')} onClick={dismissUploads} />
         )}
-        <button
-          type="button"
-          className={
-            collapsed
-              ? 'icon-button upload-panel__toggle'
-              : 'icon-button upload-panel__toggle upload-panel__toggle--open'
-          }
+        <IconButton
+          className={collapsed ? 'upload-panel__toggle' : 'upload-panel__toggle upload-panel__toggle--open'}
+          icon="chevronDown"
+          label={t(collapsed ? 'upload.expand' : 'upload.collapse')}
           onClick={toggleUploadsCollapsed}
           aria-expanded={!collapsed}
           aria-controls={listId}
-          aria-label={t(collapsed ? 'upload.expand' : 'upload.collapse')}
-        >
-          <Icon name="chevronDown" size={20} />
-        </button>
+        />
       </div>
       {active ? (
         <dl className="upload-panel__stats">

@@ -1,4 +1,4 @@
-/** A thin bar across the top of the page while upload bytes are being sent (spec §2). */
+/** A thin bar across the top of the page while upload bytes are being sent (docs/client.md §2). */
 import { percentDone } from './speed';
 import { useUploads } from './store';
 import './upload.css';

@@ -1,6 +1,6 @@
 /**
  * The upload prompt (file or folder), the replace prompt for uploads (names already in the target
- * folder) and the abort confirmation (spec §2 "Prompts", "Upload progress panel", §4).
+ * folder) and the abort confirmation (docs/client.md §2 "Prompts", "Upload progress panel", §4).
  */
 import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,51 +67,37 @@ export function chooseUpload(): Promise<UploadSource[] | null> {
 const SHOWN_NAMES = 5;
 
 /**
- * §4: uploading names that exist asks what to do: skip them, keep both (the new ones get a free
+ * docs/client.md §4: uploading names that exist asks what to do: skip them, keep both (the new ones get a free
  * name) or replace them (only with the modify permission, which overwriting needs).
  */
-export function askUploadConflict(
+export async function askUploadConflict(
   names: readonly string[],
   canReplace: boolean,
 ): Promise<ConflictChoice | null> {
-  return openPrompt<ConflictChoice>(function UploadReplacePrompt({ resolve, dismiss }) {
-    const { t } = useTranslation();
-    const rest = names.length - SHOWN_NAMES;
-    return (
-      <PromptCard
-        wide
-        title={t('upload.conflict.title')}
-        actions={
-          <>
-            <button type="button" className="button" onClick={dismiss}>
-              {t('files.prompts.cancel')}
-            </button>
-            <button type="button" className="button" onClick={() => resolve('skip')}>
-              {t('upload.conflict.skip')}
-            </button>
-            <button type="button" className="button" data-autofocus onClick={() => resolve('rename')}>
-              {t('files.prompts.keepBoth')}
-            </button>
-            {canReplace ? (
-              <button type="button" className="button button--danger" onClick={() => resolve('replace')}>
-                {t('upload.conflict.replace')}
-              </button>
-            ) : null}
-          </>
-        }
-      >
-        <p>{t('upload.conflict.text')}</p>
-        <ul className="upload-conflicts">
-          {names.slice(0, SHOWN_NAMES).map((n) => (
-            <li key={n} dir="auto">
-              {n}
-            </li>
-          ))}
-          {rest > 0 ? <li>{t('upload.conflict.more', { count: rest })}</li> : null}
-        </ul>
-      </PromptCard>
-    );
+  const t = i18n.t.bind(i18n);
+  const rest = names.length - SHOWN_NAMES;
+  const answer = await confirmDanger({
+    wide: true,
+    title: t('upload.conflict.title'),
+    text: t('upload.conflict.text'),
+    details: (
+      <ul className="upload-conflicts">
+        {names.slice(0, SHOWN_NAMES).map((n) => (
+          <li key={n} dir="auto">
+            {n}
+          </li>
+        ))}
+        {rest > 0 ? <li>{t('upload.conflict.more', { count: rest })}</li> : null}
+      </ul>
+    ),
+    cancel: t('files.prompts.cancel'),
+    confirm: canReplace ? t('upload.conflict.replace') : null,
+    others: [
+      { answer: 'skip', label: t('upload.conflict.skip') },
+      { answer: 'rename', label: t('files.prompts.keepBoth'), focus: true },
+    ],
   });
+  return answer === true ? 'replace' : answer;
 }
 
 /** Resolves true when the user confirms aborting every upload. */

@@ -1,5 +1,5 @@
 /**
- * Files and folders dropped from outside the browser (spec §2 "Files dropped from outside"): folders
+ * Files and folders dropped from outside the browser (docs/client.md §2 "Files dropped from outside"): folders
  * are walked through the File System entries API; a folder with nothing in it becomes a source of
  * its own so that it is created too.
  */

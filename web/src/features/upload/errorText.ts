@@ -1,4 +1,4 @@
-/** A failed upload's reason in words (spec §8: the server's text when there is nothing better). */
+/** A failed upload's reason in words (docs/client.md §8: the server's text when there is nothing better). */
 import type { TFunction } from 'i18next';
 import type { ApiError } from '../../api/errors';
 

@@ -1,5 +1,5 @@
 /**
- * From chosen or dropped files to upload jobs (spec §3 "Upload item", §4 "Paste", §5): folders are
+ * From chosen or dropped files to upload jobs (docs/client.md §3 "Upload item", §4 "Paste", §5): folders are
  * recognised by the relative path of their files, names already in the target folder decide the
  * replace prompt, and the answer decides what is sent with which override.
  */
@@ -12,7 +12,7 @@ export interface UploadSource {
   file: File | null;
 }
 
-/** One request of the upload queue (spec §3 "Upload queue item"). */
+/** One request of the upload queue (docs/client.md §3 "Upload queue item"). */
 export interface UploadJob {
   /** Target virtual path; a folder's ends in `/`. */
   path: string;
@@ -53,7 +53,7 @@ export function conflicts(sources: readonly UploadSource[], existing: ReadonlySe
   return topNames(sources).filter((n) => existing.has(n));
 }
 
-/** The first free `base(N)ext` (N = 1, 2, …), the server's own scheme for copies (api.md §8). */
+/** The first free `base(N)ext` (N = 1, 2, …), the server's own scheme for copies (docs/api.md §7.9). */
 export function freeName(name: string, taken: ReadonlySet<string>): string {
   if (!taken.has(name)) return name;
   const dot = name.lastIndexOf('.');

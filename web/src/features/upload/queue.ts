@@ -1,5 +1,5 @@
 /**
- * The upload queue (spec §4 "Upload queue"): jobs wait, up to `limit` run at once, each reports
+ * The upload queue (docs/client.md §4 "Upload queue"): jobs wait, up to `limit` run at once, each reports
  * the bytes it sent; when nothing is left the finished ones are cleared and the caller hears which
  * folders received what. Abort stops everything. Plain TypeScript: the transport is given.
  */
@@ -93,6 +93,13 @@ export class UploadQueue {
   /** Forgets the failed entries (the user closed the panel). */
   dismissFailed(): void {
     this.entries = this.entries.filter((e) => e.status !== 'failed');
+    this.options.onChange();
+  }
+
+  /** Starts waiting entries up to the current limit (call after the limit rose). */
+  refill(): void {
+    if (!this.active) return;
+    this.pump();
     this.options.onChange();
   }
 

@@ -1,7 +1,7 @@
-/** When a resumable upload tries again (spec §4 "Resumable upload", §9 retry delays). */
+/** When a resumable upload tries again (docs/client.md §4 "Resumable upload", §9 retry delays). */
 import { RETRY_BASE_MS, RETRY_CAP_MS } from '../../lib/limits';
 
-/** §9: 0, then 1000 ms doubling, capped at 20000 ms, `retryCount` entries; none below 1. */
+/** docs/client.md §9: 0, then 1000 ms doubling, capped at 20000 ms, `retryCount` entries; none below 1. */
 export function retryDelays(retryCount: number): number[] {
   const count = Number.isFinite(retryCount) ? Math.floor(retryCount) : 0;
   const delays: number[] = [];
@@ -11,7 +11,7 @@ export function retryDelays(retryCount: number): number[] {
 }
 
 /**
- * §4: retried on network and server errors and on 423, never on 409 (our offset is stale: the same
+ * docs/client.md §4: retried on network and server errors and on 423, never on 409 (our offset is stale: the same
  * request can never succeed) nor on other 4xx. 507 (disk full) is not retried either: nothing
  * frees space within the retry delays, and the user should read the reason at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Upload speed and remaining time (spec §2 "Upload progress panel", §9): the speed is the average
+ * Upload speed and remaining time (docs/client.md §2 "Upload progress panel", §9): the speed is the average
  * of the last 5 one-second samples, blended 20/80 with the previous value.
  */
 import { SPEED_BLEND, SPEED_SAMPLES } from '../../lib/limits';

@@ -1,5 +1,5 @@
 /**
- * The upload queue as the panel sees it (spec §2 "Upload progress panel", §4 "Upload queue"):
+ * The upload queue as the panel sees it (docs/client.md §2 "Upload progress panel", §4 "Upload queue"):
  * entries, bytes, the smoothed speed sampled every second, the remaining time. When everything
  * has finished the target folders and the storage bar reload, the new items are selected and a
  * success toast shows. A leave-page warning is on while uploads run.
@@ -10,15 +10,11 @@ import { create } from 'zustand';
 import type { ApiError } from '../../api/errors';
 import { queryKeys } from '../../api/queryKeys';
 import { config } from '../../config';
-import {
-  MAX_CONCURRENT_UPLOADS,
-  UPLOAD_SAMPLE_MS,
-  UPLOADS_LIMIT_MAX,
-  UPLOADS_LIMIT_MIN,
-} from '../../lib/limits';
+import { UPLOAD_SAMPLE_MS } from '../../lib/limits';
 import { folderOf } from '../../lib/paths';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
+import { uploadsLimitFor, useUploadsLimitStore } from '../../stores/uploadsLimit';
 import { requestReselect } from '../files/reselect';
 import type { Plan } from './plan';
 import { UploadQueue, type Finished, type UploadStatus } from './queue';
@@ -56,12 +52,12 @@ export const useUploads = create<UploadsState>()(() => ({
   collapsed: false,
 }));
 
-/** §5, §9: the user's uploadsLimit (1 to 10); 5 when the server gives none, 1 without a user. */
+/**
+ * docs/client.md §5, §9: the signed-in user's uploadsLimit (1 to 10) as the profile saved it in this browser (the
+ * token's user has no such field); 5 when the user chose nothing, 1 without a user.
+ */
 export function uploadsLimit(): number {
-  const user = useSession.getState().user as { uploadsLimit?: unknown } | null;
-  if (!user) return 1;
-  const limit = typeof user.uploadsLimit === 'number' ? user.uploadsLimit : MAX_CONCURRENT_UPLOADS;
-  return Math.min(UPLOADS_LIMIT_MAX, Math.max(UPLOADS_LIMIT_MIN, Math.floor(limit)));
+  return uploadsLimitFor(useSession.getState().user);
 }
 
 let client: QueryClient | null = null;
@@ -83,6 +79,10 @@ const queue = new UploadQueue({
   onChange: () => schedulePublish(),
   onFinish: (result) => void finish(result),
 });
+
+// A limit changed in the profile applies at once: a higher one starts waiting uploads now, a lower
+// one lets the running ones finish and starts no more until fewer run.
+useUploadsLimitStore.subscribe(() => queue.refill());
 
 function warnBeforeLeaving(e: BeforeUnloadEvent) {
   e.preventDefault();

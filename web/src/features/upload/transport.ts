@@ -1,5 +1,5 @@
 /**
- * How one upload job travels (spec §7, §8; api.md §14): folders by POST /api/resources/{path}/,
+ * How one upload job travels (docs/client.md §7, §8; docs/api.md §13): folders by POST /api/resources/{path}/,
  * files over tus 1.0 with tus-js-client when a chunk size is set, else in one plain POST. A tus
  * upload first asks the server (HEAD) whether an upload of this file is already under way, so a
  * re-upload after a page reload continues from the server's offset (a fresh POST would get 409,
@@ -93,7 +93,7 @@ async function resumableUrl(job: UploadJob, size: number, canDelete: boolean): P
   return null;
 }
 
-/** §8: the response body, '000 No connection' without an answer, else 'Upload failed'. */
+/** docs/client.md §8: the response body, '000 No connection' without an answer, else 'Upload failed'. */
 function tusError(err: unknown): ApiError {
   const res = (err as { originalResponse?: HttpResponse | null }).originalResponse;
   if (!res) {
@@ -146,13 +146,13 @@ function tusTransfer(
       });
     },
     () => {
-      // With the delete permission the server forgets the partial upload (api.md §14 DELETE).
+      // With the delete permission the server forgets the partial upload (docs/api.md §13.5).
       void upload?.abort(settings.canDelete).catch(() => undefined);
     },
   );
 }
 
-/** §8 plain upload: 409 rejects with the status code, a lost connection with '001 Connection aborted'. */
+/** docs/client.md §8 plain upload: 409 rejects with the status code, a lost connection with '001 Connection aborted'. */
 function plainTransfer(job: UploadJob, file: File, onProgress: (sent: number) => void): Transfer {
   const xhr = new XMLHttpRequest();
   return abortable(

@@ -1,5 +1,5 @@
 /**
- * Uploading into a folder (spec §2, §4): read the folder's current names, ask the replace prompt
+ * Uploading into a folder (docs/client.md §2, §4): read the folder's current names, ask the replace prompt
  * when some already exist, then queue the jobs.
  */
 import type { QueryClient } from '@tanstack/react-query';

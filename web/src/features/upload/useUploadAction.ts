@@ -1,4 +1,4 @@
-/** The toolbar's Upload action (spec §2 header; create permission): the upload prompt, then the upload. */
+/** The toolbar's Upload action (docs/client.md §2 header; create permission): the upload prompt, then the upload. */
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session';

@@ -1,6 +1,6 @@
 /**
- * The deleteUser prompt (spec §2 prompt list, §8): asks for confirmation — and, with json
- * authentication, the admin's own password (api.md §3) — then deletes. A wrong password shows in
+ * The deleteUser prompt (docs/client.md §2 prompt list, §8): asks for confirmation — and, with json
+ * authentication, the admin's own password (docs/api.md §3.6) — then deletes. A wrong password shows in
  * the prompt; a 403 (the last admin) and other failures close it with an error toast.
  */
 import type { User } from '@coffer/protocol';
@@ -8,12 +8,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
 import { deleteUser } from '../../api/users';
-import { Field } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
 import { toast } from '../../stores/toasts';
 import { PromptCard } from '../prompts/PromptCard';
 import { NEEDS_CURRENT_PASSWORD, useProblemText } from './problemText';
-import { problemFromError } from './userForm';
+import { problemFromError } from './userDraft';
 
 /** Resolves true once the user is deleted; null when cancelled or refused. */
 export function confirmDeleteUser(user: User): Promise<true | null> {
@@ -54,23 +54,18 @@ export function confirmDeleteUser(user: User): Promise<true | null> {
         <form className="delete-user" onSubmit={(e) => void handleSubmit(e)} noValidate>
           <p dir="auto">{t('users.deleteConfirm', { name: user.username })}</p>
           {NEEDS_CURRENT_PASSWORD ? (
-            <Field label={t('users.currentPassword')} error={error}>
-              {(control) => (
-                <input
-                  {...control}
-                  className="input"
-                  type="password"
-                  name="current-password"
-                  autoComplete="current-password"
-                  data-autofocus
-                  value={current}
-                  onChange={(e) => {
-                    setCurrent(e.target.value);
-                    setError(null);
-                  }}
-                />
-              )}
-            </Field>
+            <TextField
+              name="current-password"
+              label={t('users.currentPassword')}
+              error={error}
+              password
+              autofocus
+              value={current}
+              onChange={(v) => {
+                setCurrent(v);
+                setError(null);
+              }}
+            />
           ) : null}
           <div className="delete-user__actions">
             <button type="button" className="button" onClick={dismiss} data-autofocus={NEEDS_CURRENT_PASSWORD ? undefined : true}>

@@ -1,12 +1,12 @@
 /**
- * The user form (spec §2 "Users list and user form", §4 "Admin save", §8): create a user or edit
+ * The user form (docs/client.md §2 "Users list and user form", §4 "Admin save", §8): create a user or edit
  * one, delete it. The admin's own password confirms every change when the server uses json
- * authentication (api.md §3, S35). Refusals show next to their field; the rest as toasts.
+ * authentication (docs/api.md §3.2, S35). Refusals show next to their field; the rest as toasts.
  */
 import type { User } from '@coffer/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { renewSession } from '../../api/auth';
 import { isApiError } from '../../api/errors';
@@ -24,18 +24,9 @@ import { PermissionsField } from '../settings/PermissionsField';
 import { RulesEditor } from '../settings/RulesEditor';
 import { confirmDeleteUser } from './DeleteUserPrompt';
 import { NEEDS_CURRENT_PASSWORD, useProblemText } from './problemText';
-import {
-  draftFromUser,
-  draftProblems,
-  homeFolder,
-  newDraft,
-  problemFromError,
-  userData,
-  type FieldName,
-  type UserDraft,
-  type UserProblem,
-  type UserSettings,
-} from './userForm';
+import { UserSignInActions } from './UserSignInActions';
+import * as userDraft from './userDraft';
+import type { FieldName, UserDraft, UserProblem, UserSettings } from './userDraft';
 import './users.css';
 
 /** An existing user (settings may be unreadable), or a new one built from the settings. */
@@ -48,7 +39,9 @@ export function UserForm({ user, settings }: UserFormProps) {
   const me = useSession((s) => s.user);
   const problemText = useProblemText();
   const isNew = user === null;
-  const [draft, setDraft] = useState<UserDraft>(() => (user ? draftFromUser(user) : newDraft(settings)));
+  const [draft, setDraft] = useState<UserDraft>(() =>
+    user ? userDraft.draftFromUser(user) : userDraft.newDraft(settings),
+  );
   const [current, setCurrent] = useState('');
   const [attempted, setAttempted] = useState(false);
   const [refusal, setRefusal] = useState<UserProblem | null>(null);
@@ -63,7 +56,7 @@ export function UserForm({ user, settings }: UserFormProps) {
 
   const minLength = settings?.minimumPasswordLength ?? null;
   const local = attempted
-    ? draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null })
+    ? userDraft.draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null })
     : [];
   const problems = refusal ? [refusal, ...local.filter((p) => p.field !== refusal.field)] : local;
   const errorOf = (field: FieldName) => {
@@ -82,22 +75,22 @@ export function UserForm({ user, settings }: UserFormProps) {
     if (saving) return;
     setAttempted(true);
     setRefusal(null);
-    const found = draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null });
+    const found = userDraft.draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null });
     if (found.length > 0) {
       setFocusRequest((n) => n + 1);
       return;
     }
     setSaving(true);
     try {
-      const data = userData(draft, user, settings);
+      const data = userDraft.userData(draft, user, settings);
       if (user) {
         await replaceUser({ ...data, id: user.id }, current);
-        // §4: editing yourself also updates the stored current user.
+        // docs/client.md §4: editing yourself also updates the stored current user.
         if (me?.id === user.id) await renewSession();
         await client.invalidateQueries({ queryKey: queryKeys.users() });
         // What the server stored (a cleaned scope, for one), without the password typed.
         const fresh = await client.ensureQueryData({ queryKey: queryKeys.user(user.id), queryFn: () => getUser(user.id) });
-        setDraft(draftFromUser(fresh));
+        setDraft(userDraft.draftFromUser(fresh));
         setCurrent('');
         setAttempted(false);
         toast.success(t('users.updated'));
@@ -105,12 +98,12 @@ export function UserForm({ user, settings }: UserFormProps) {
         const location = await createUser(data, current);
         await client.invalidateQueries({ queryKey: queryKeys.users() });
         toast.success(t('users.created'));
-        // §4: a new user goes to the returned location, or the users list.
+        // docs/client.md §4: a new user goes to the returned location, or the users list.
         await navigate(location.startsWith('/settings/users') ? location : '/settings/users');
       }
     } catch (err) {
       const problem = isApiError(err)
-        ? problemFromError(err.status, err.message)
+        ? userDraft.problemFromError(err.status, err.message)
         : ({ field: null, key: null, message: String(err) } as const);
       if (problem.field === null) toast.error(problemText(problem));
       else {
@@ -132,12 +125,17 @@ export function UserForm({ user, settings }: UserFormProps) {
     await navigate('/settings/users');
   }
 
-  const home = isNew && draft.createHome ? homeFolder(settings?.userHomeBasePath ?? '/users', draft.username) : null;
+  const home = isNew && draft.createHome ? userDraft.homeFolder(settings?.userHomeBasePath ?? '/users', draft.username) : null;
 
   return (
     <form ref={formRef} className="card user-form" onSubmit={(e) => void handleSubmit(e)} noValidate>
-      <h1 className="card__title" dir="auto">
-        {user ? t('users.editTitle', { name: user.username }) : t('users.newTitle')}
+      <h1 className="card__title">
+        {/* The name keeps its own direction inside the sentence (a Latin name on an Arabic page). */}
+        {user ? (
+          <Trans i18nKey="users.editTitle" values={{ name: user.username }} components={{ name: <bdi /> }} />
+        ) : (
+          t('users.newTitle')
+        )}
       </h1>
       <Field label={t('users.username')} error={errorOf('username')}>
         {(control) => (
@@ -178,7 +176,7 @@ export function UserForm({ user, settings }: UserFormProps) {
           label={t('users.createHome')}
           hint={home ? t('users.homeHint', { path: home }) : undefined}
           checked={draft.createHome}
-          // §2: when on, the scope field is disabled and emptied.
+          // docs/client.md §2: when on, the scope field is disabled and emptied.
           onChange={(on) => edit({ createHome: on, scope: on ? '' : (settings?.defaults.scope ?? '') })}
         />
       ) : null}
@@ -209,7 +207,7 @@ export function UserForm({ user, settings }: UserFormProps) {
       />
       <PermissionsField
         value={draft.perm}
-        // §4: an admin's password is never locked.
+        // docs/client.md §4: an admin's password is never locked.
         onChange={(perm) => edit({ perm, lockPassword: perm.admin ? false : draft.lockPassword })}
       />
       {config.EnableExec ? (
@@ -227,23 +225,20 @@ export function UserForm({ user, settings }: UserFormProps) {
             : null
         }
       />
+      {user ? <UserSignInActions user={user} /> : null}
       {NEEDS_CURRENT_PASSWORD ? (
-        <Field label={t('users.currentPassword')} hint={t('users.currentPasswordHint')} error={errorOf('current')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="password"
-              name="current-password"
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => {
-                setCurrent(e.target.value);
-                if (refusal?.field === 'current') setRefusal(null);
-              }}
-            />
-          )}
-        </Field>
+        <TextField
+          name="current-password"
+          label={t('users.currentPassword')}
+          hint={t('users.currentPasswordHint')}
+          error={errorOf('current')}
+          password
+          value={current}
+          onChange={(v) => {
+            setCurrent(v);
+            if (refusal?.field === 'current') setRefusal(null);
+          }}
+        />
       ) : null}
       <div className="user-form__actions">
         {user ? (

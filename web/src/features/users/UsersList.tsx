@@ -1,10 +1,11 @@
-/** The users list (spec §2 "Users list and user form"): username, admin tick, scope, edit; New. */
+/** The users list (docs/client.md §2 "Users list and user form"): username, admin tick, scope, edit; New. */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/queryKeys';
 import { listUsers } from '../../api/users';
 import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/IconButton';
 import { Spinner } from '../../components/Spinner';
 import { errorCodeOf } from '../errors/errorKind';
 import { ErrorScreen } from '../errors/ErrorScreen';
@@ -58,14 +59,12 @@ export function UsersList() {
                   {user.scope}
                 </td>
                 <td className="users__edit">
-                  <Link
+                  <IconButton
+                    small
                     to={`/settings/users/${user.id}`}
-                    className="icon-button icon-button--small"
-                    aria-label={t('users.edit', { name: user.username })}
-                    title={t('users.edit', { name: user.username })}
-                  >
-                    <Icon name="rename" size={18} />
-                  </Link>
+                    icon="rename"
+                    label={t('users.edit', { name: user.username })}
+                  />
                 </td>
               </tr>
             ))}

@@ -1,10 +1,10 @@
 /** Messages for the user form's problems, shared by the form and the deleteUser prompt. */
 import { useTranslation } from 'react-i18next';
-import { config } from '../../config';
-import type { UserProblem } from './userForm';
+import { ASKS_CURRENT_PASSWORD } from '../../config';
+import type { UserProblem } from './userDraft';
 
-/** json authentication asks for the admin's own password on every change (api.md §3, S35). */
-export const NEEDS_CURRENT_PASSWORD = config.AuthMethod === 'json';
+/** json and hook authentication ask for the admin's own password on every change (docs/api.md §3.2, S35). */
+export const NEEDS_CURRENT_PASSWORD = ASKS_CURRENT_PASSWORD;
 
 export function useProblemText(): (problem: UserProblem) => string {
   const { t } = useTranslation();

