@@ -118,7 +118,7 @@ export async function buildApp(
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('deps', deps);
-  const limiter = config.rateLimit ? createRateLimiter(parseRateLimits(config.rateLimit)) : undefined;
+  const limiter = config.rateLimit ? createRateLimiter(parseRateLimits(config.rateLimit), (name, windowMs) => deps.shared.windowCounter(name, windowMs)) : undefined;
   app.decorate('authenticate', createAuthenticate(deps, limiter));
   app.decorateRequest('user', null as unknown as UserRecord);
   app.decorateRequest('session', null as unknown as Session);

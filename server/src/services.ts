@@ -10,7 +10,8 @@ import { chooseDataDir } from './fs/staging.js';
 import { hashPassword, isBcrypt, randomPassword } from './auth/passwords.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createAppPasswordService, type AppPasswordService } from './auth/app-passwords.js';
-import { createLoginThrottle, createSharePasswordThrottle, PUBLIC_UPLOADS_PER_ADDRESS, type LoginThrottle } from './auth/throttle.js';
+import { createLoginThrottle, createSharePasswordThrottle, LOGIN_WINDOW_MS, PUBLIC_UPLOADS_PER_ADDRESS, SHARE_WINDOW_MS, type LoginThrottle } from './auth/throttle.js';
+import { createMemoryShared, type SharedState } from './features/cluster/shared.js';
 import { createPublicService, type PublicService } from './features/public/service.js';
 import { createPasskeyService, type PasskeyService } from './auth/passkeys.js';
 import { createSecondFactorService, type SecondFactorService } from './auth/second-factor.js';
@@ -81,6 +82,11 @@ export interface Deps {
   /** ffmpeg, found at start: video thumbnails and posters (features/preview/video.ts); null = none. */
   ffmpeg: Ffmpeg | null;
   options: AppOptions;
+  /**
+   * What instances share (features/cluster/shared.ts): throttles, rate limits, upload locks,
+   * invalidation. In memory for one process; Redis with --redis-url.
+   */
+  shared: SharedState;
   /** Set when shutdown begins: /ready answers 503 before the listener closes (E2). */
   lifecycle: { closing: boolean };
 }
@@ -159,7 +165,11 @@ async function reserveOwnFiles(config: ServerConfig): Promise<void> {
 }
 
 /** Opens the database and builds every service the app needs. */
-export async function createDeps(config: ServerConfig, options: Partial<AppOptions> = {}, explicitServer: Partial<ServerConfig> = {}) {
+export async function createDeps(
+  config: ServerConfig,
+  options: Partial<AppOptions> & { shared?: SharedState } = {},
+  explicitServer: Partial<ServerConfig> = {},
+) {
   await reserveOwnFiles(config);
   await mkdir(path.resolve(config.root), { recursive: true });
   // First, before the database is opened or a first admin made: with execution on and no
@@ -174,8 +184,10 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
   if (!key) throw new Error('the database has no signing key');
   const tokens = createTokenService({ db, key, lifetimeSeconds: config.tokenExpirationTime });
   const files = createFileService({ config, globalRules: () => settings.globalRules() });
-  const loginThrottle = createLoginThrottle();
-  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, ...options };
+  const { shared: given, ...appOptions } = options;
+  const shared = given ?? createMemoryShared();
+  const loginThrottle = createLoginThrottle(shared.throttleStore('login', LOGIN_WINDOW_MS));
+  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, ...appOptions };
   const jobs = createJobService({
     repo: createJobRepository(db),
     limits: { perUser: config.jobsPerUser, total: config.jobs },
@@ -201,7 +213,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
     files,
     events: createEventBus(),
     shares,
-    publicShares: createPublicService({ shares, users, files, throttle: createSharePasswordThrottle(), failureDelayMs: opts.failureDelayMs }),
+    publicShares: createPublicService({ shares, users, files, throttle: createSharePasswordThrottle(shared.throttleStore('share', SHARE_WINDOW_MS)), failureDelayMs: opts.failureDelayMs }),
     trash: createTrashService({
       db,
       area: await openTrashArea((await chooseDataDir(config)).dir),
@@ -221,6 +233,7 @@ export async function createDeps(config: ServerConfig, options: Partial<AppOptio
     jobStagingLedger,
     confinement,
     ffmpeg: await detectFfmpeg(config.ffmpegPath),
+    shared,
     lifecycle: { closing: false },
     options: opts,
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from './errors.js';
 import { createRateLimiter, parseRateLimits } from './rate-limit.js';
 import { loadConfig } from '../config/load.js';
+import { createMemoryWindowCounter } from '../features/cluster/shared.js';
 
 describe('parseRateLimits (S83)', () => {
   it('reads per-address and per-user limits', () => {
@@ -18,23 +19,21 @@ describe('parseRateLimits (S83)', () => {
 });
 
 describe('createRateLimiter', () => {
-  it('answers 429 with Retry-After past the limit, per key, until the window passes', () => {
+  it('answers 429 with Retry-After past the limit, per key, until the window passes', async () => {
     let t = 0;
-    const limiter = createRateLimiter(parseRateLimits('anon=2/min'), () => t);
-    limiter.anon('a');
-    limiter.anon('a');
-    let err: unknown;
-    try {
-      limiter.anon('a');
-    } catch (e) {
-      err = e;
-    }
+    const limiter = createRateLimiter(parseRateLimits('anon=2/min'), (_name, windowMs) => createMemoryWindowCounter(windowMs, () => t));
+    await limiter.anon('a');
+    await limiter.anon('a');
+    const err = await limiter.anon('a').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(HttpError);
     expect((err as HttpError).status).toBe(429);
     expect((err as HttpError).headers['Retry-After']).toBe('60');
-    limiter.anon('b'); // other addresses are not affected
+    await limiter.anon('b'); // other addresses are not affected
     t = 60_000;
-    limiter.anon('a');
-    limiter.user(1); // no user limit configured: never throws
+    await limiter.anon('a');
+    await limiter.user(1); // no user limit configured: never throws
   });
 });

@@ -1,10 +1,11 @@
 /**
  * S83: optional general limits, off unless `--rate-limit` is set, e.g. "anon=300/min,user=1200/min":
  * per client address for requests without a valid session, per user for authenticated ones.
- * Fixed windows in memory (per instance). Static assets, /health, /ready and /metrics never count.
+ * Fixed windows, per instance or shared across instances (--redis-url). Static assets, /health, /ready and /metrics never count.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TooManyRequests } from './errors.js';
+import type { WindowCounter } from '../features/cluster/shared.js';
 
 export interface RateLimits {
   anon?: { limit: number; windowMs: number };
@@ -24,34 +25,29 @@ export function parseRateLimits(text: string): RateLimits {
   return out;
 }
 
-function windowCounter(limit: number, windowMs: number, now: () => number) {
-  const counts = new Map<string, { start: number; n: number }>();
-  return (key: string): void => {
-    const t = now();
-    let c = counts.get(key);
-    if (!c || t - c.start >= windowMs) {
-      if (counts.size > 100_000) counts.clear(); // bounded memory under a flood of addresses
-      c = { start: t, n: 0 };
-      counts.set(key, c);
-    }
-    if (++c.n > limit) throw new TooManyRequests((c.start + windowMs - t) / 1000);
-  };
-}
-
 export interface RateLimiter {
   /** Counts one request without a valid session from `ip`; throws 429 over the limit. */
-  anon(ip: string): void;
+  anon(ip: string): Promise<void>;
   /** Counts one authenticated request of `userId`; throws 429 over the limit. */
-  user(userId: number): void;
+  user(userId: number): Promise<void>;
 }
 
-export function createRateLimiter(limits: RateLimits, now: () => number = Date.now): RateLimiter {
-  const anon = limits.anon && windowCounter(limits.anon.limit, limits.anon.windowMs, now);
-  const user = limits.user && windowCounter(limits.user.limit, limits.user.windowMs, now);
-  return {
-    anon: (ip) => anon?.(ip),
-    user: (id) => user?.(String(id)),
+/**
+ * Fixed windows in the given counters: in memory for one process, shared (Redis) across
+ * instances (features/cluster/shared.ts).
+ */
+export function createRateLimiter(limits: RateLimits, counterOf: (name: string, windowMs: number) => WindowCounter): RateLimiter {
+  const limited = (name: string, l: { limit: number; windowMs: number } | undefined) => {
+    if (!l) return async () => {};
+    const counter = counterOf(name, l.windowMs);
+    return async (key: string) => {
+      const { count, resetMs } = await counter.incr(key);
+      if (count > l.limit) throw new TooManyRequests(Math.max(resetMs, 1) / 1000);
+    };
   };
+  const anon = limited('rate-anon', limits.anon);
+  const user = limited('rate-user', limits.user);
+  return { anon: (ip) => anon(ip), user: (id) => user(String(id)) };
 }
 
 const EXEMPT = /^\/(?:static\/|health$|ready$|metrics$)/;
@@ -61,6 +57,6 @@ export function registerAnonRateLimit(app: FastifyInstance, limiter: RateLimiter
   app.addHook('onRequest', async (req) => {
     const p = (req.url.split('?')[0] ?? '').slice(req.url.startsWith(base + '/') ? base.length : 0);
     if (EXEMPT.test(p) || hasCredentials(req)) return;
-    limiter.anon(req.ip);
+    await limiter.anon(req.ip);
   });
 }

@@ -12,7 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MAX_PASSKEYS } from '../../auth/passkeys.js';
 import { requireSignedIn } from '../../auth/guard.js';
-import { createMemoryThrottleStore, createRequestThrottle, LOGIN_WINDOW_MS } from '../../auth/throttle.js';
+import { createRequestThrottle, LOGIN_WINDOW_MS } from '../../auth/throttle.js';
 import { secondFactorRequired } from '../../auth/second-factor.js';
 import { Conflict, Forbidden, NotFound } from '../../http/errors.js';
 import { errors, noBody, PUBLIC, SESSION, textBody } from '../../http/schemas.js';
@@ -39,7 +39,7 @@ export async function passkeyRoutes(fastify: FastifyInstance): Promise<void> {
   const { checkCurrentPassword } = createSignInChecks(fastify);
   const auth = createSigninService(app.deps);
   const rp = (req: FastifyRequest) => relyingParty(req, config.passkeyOrigin);
-  const optionsThrottle = createRequestThrottle(createMemoryThrottleStore({ windowMs: LOGIN_WINDOW_MS }), {
+  const optionsThrottle = createRequestThrottle(app.deps.shared.throttleStore('passkey-options', LOGIN_WINDOW_MS), {
     name: 'passkey-options',
     limit: LOGIN_OPTIONS_LIMIT,
   });

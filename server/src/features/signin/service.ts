@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { checkPasswordPolicy, hashPassword, MAX_PASSWORD_BYTES } from '../../auth/passwords.js';
-import { createLoginThrottle, createSignupThrottle, type ThrottleStore } from '../../auth/throttle.js';
+import { createLoginThrottle, createSignupThrottle, SIGNUP_WINDOW_MS, type ThrottleStore } from '../../auth/throttle.js';
 import { secondFactorRequired } from '../../auth/second-factor.js';
 import type { Session, SessionOrigin } from '../../auth/tokens.js';
 import type { RelyingParty } from '../../auth/passkeys.js';
@@ -51,13 +51,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export function createSigninService(
   deps: Pick<Deps, 'config' | 'users' | 'settings' | 'tokens' | 'options' | 'appPasswords'> &
-    Partial<Pick<Deps, 'metrics' | 'loginThrottle' | 'secondFactor' | 'passkeys'>>,
+    Partial<Pick<Deps, 'metrics' | 'loginThrottle' | 'secondFactor' | 'passkeys' | 'shared'>>,
   throttles: { login?: ThrottleStore; signup?: ThrottleStore } = {},
 ) {
   const { users, settings, tokens, config, options } = deps;
   // The instance's one login throttle (HTTP Basic counts in it too), unless a test hands in a store.
   const loginThrottle = throttles.login || !deps.loginThrottle ? createLoginThrottle(throttles.login) : deps.loginThrottle;
-  const signupThrottle = createSignupThrottle(throttles.signup);
+  const signupThrottle = createSignupThrottle(throttles.signup ?? deps.shared?.throttleStore('signup', SIGNUP_WINDOW_MS));
   const isTrusted = trustedPeer(config.trustedProxies);
 
   /**

@@ -9,7 +9,7 @@ import { UploadState } from '@coffer/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { createPublicUploadThrottle } from '../../auth/throttle.js';
+import { createPublicUploadThrottle, PUBLIC_UPLOAD_WINDOW_MS } from '../../auth/throttle.js';
 import { HttpError, statusBody } from '../../http/errors.js';
 import { bytesRequest, errors, noBody, PUBLIC, statusLine } from '../../http/schemas.js';
 import type { Credentials } from '../public/service.js';
@@ -38,7 +38,10 @@ export async function publicTusRoutes(app: FastifyInstance, service: TusService)
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = app;
   const base = deps.config.baseURL;
-  const throttle = createPublicUploadThrottle(deps.options.publicUploadsPerAddress);
+  const throttle = createPublicUploadThrottle(
+    deps.options.publicUploadsPerAddress,
+    deps.shared.throttleStore('public-upload', PUBLIC_UPLOAD_WINDOW_MS, deps.options.publicUploadsPerAddress),
+  );
 
   /** The share as it is now, for this request (404/401/429 as GET /api/public/share). */
   async function visitor(req: FastifyRequest, hash: string): Promise<ShareVisitor> {

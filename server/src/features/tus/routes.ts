@@ -12,7 +12,6 @@ import { chooseDataDir, openStaging } from '../../fs/staging.js';
 import { HttpError, statusBody } from '../../http/errors.js';
 import { overrideFlag } from '../../http/query.js';
 import { bytesRequest, errors, noBody, PathParams, PUBLIC, SESSION, SESSION_OR_COOKIE, statusLine } from '../../http/schemas.js';
-import { createMemoryLocks } from './lock.js';
 import {
   DISCARD_LIMIT,
   discard,
@@ -75,7 +74,7 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
   const service = createTusService({
     repo: createUploadRepository(db),
     staging,
-    locks: createMemoryLocks(),
+    locks: app.deps.shared.uploadLocks,
     files,
     metrics,
     events,
