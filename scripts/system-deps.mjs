@@ -22,6 +22,10 @@ export const NEEDED = {
   '/usr/bin/rclone': 'rclone',
   // Video thumbnails (server/src/features/preview/video.ts) and the short videos their tests make.
   '/usr/bin/ffmpeg': 'ffmpeg',
+  // Several instances (--redis-url) and the cluster test (scripts/test-cluster.mjs): a shared
+  // Redis and nginx balancing two instances.
+  '/usr/bin/redis-server': 'redis-server',
+  '/usr/sbin/nginx': 'nginx',
 };
 
 export function ensureSystemDeps() {

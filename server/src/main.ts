@@ -73,6 +73,12 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   const https = config.cert && config.key ? { cert: await readFile(config.cert), key: await readFile(config.key) } : undefined;
   const app = await buildApp(deps, { logger: loggerOptions(config), https });
   logFirstRun(app.log, firstRun);
+  deps.shared.attachLog?.(app.log);
+  if (config.redisUrl) {
+    const h = deps.shared.health();
+    if (h.degraded) app.log.warn({ redis: 'down' }, 'Redis is unreachable at start: limits and upload locks count per instance until it is reachable');
+    else app.log.info({ redis: 'up' }, 'Redis connected: limits, upload locks and invalidation are shared');
+  }
   if (configFile && chosenConfig) app.log.info({ configFile }, 'config file read');
   // Found by File Browser's search (./, $HOME, /etc/filebrowser), not chosen: a file there can set
   // the root or the address, so it is named loudly (docs/configuration.md).
@@ -115,6 +121,7 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
     timer.unref();
     try {
       await app.close();
+      await deps.shared.close();
       await deps.db.close();
     } finally {
       process.exit(0);

@@ -12,6 +12,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createAppPasswordService, type AppPasswordService } from './auth/app-passwords.js';
 import { createLoginThrottle, createSharePasswordThrottle, LOGIN_WINDOW_MS, PUBLIC_UPLOADS_PER_ADDRESS, SHARE_WINDOW_MS, type LoginThrottle } from './auth/throttle.js';
 import { createMemoryShared, type SharedState } from './features/cluster/shared.js';
+import { createRedisShared } from './features/cluster/redis.js';
 import { createPublicService, type PublicService } from './features/public/service.js';
 import { createPasskeyService, type PasskeyService } from './auth/passkeys.js';
 import { createSecondFactorService, type SecondFactorService } from './auth/second-factor.js';
@@ -185,7 +186,14 @@ export async function createDeps(
   const tokens = createTokenService({ db, key, lifetimeSeconds: config.tokenExpirationTime });
   const files = createFileService({ config, globalRules: () => settings.globalRules() });
   const { shared: given, ...appOptions } = options;
-  const shared = given ?? createMemoryShared();
+  let shared = given;
+  if (!shared && config.redisUrl) {
+    const redis = createRedisShared({ url: config.redisUrl });
+    // A few seconds at most: Redis down at start still starts, counting locally (docs/deployment.md).
+    await redis.ready();
+    shared = redis;
+  }
+  shared ??= createMemoryShared();
   const loginThrottle = createLoginThrottle(shared.throttleStore('login', LOGIN_WINDOW_MS));
   const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, ...appOptions };
   const jobs = createJobService({
@@ -227,7 +235,14 @@ export async function createDeps(
         return found.some((locks) => locks.length > 0);
       },
     }),
-    metrics: createMetrics(),
+    metrics: createMetrics({
+      cluster: {
+        sessions: () => tokens.countActive(),
+        users: () => users.count(),
+        shares: async () => Number((await db.kysely.selectFrom('shares').select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => eb.or([eb('expire', '=', 0), eb('expire', '>', Math.floor(Date.now() / 1000))])).executeTakeFirstOrThrow()).n),
+        uploads: async () => Number((await db.kysely.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+      },
+    }),
     archiveSlots: createArchiveSlots({ perClient: config.archiveDownloadsPerUser, total: config.archiveDownloads }),
     jobs,
     jobStagingLedger,

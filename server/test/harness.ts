@@ -117,6 +117,7 @@ export async function startServer(
     },
     async close() {
       await app.close();
+      await deps.shared.close();
       await deps.db.close();
       await db.drop();
       await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,20 @@ describe('GET /metrics (E3)', () => {
     expect(text).toContain('coffer_http_requests_total');
     expect(text).toContain('coffer_sessions_active');
     expect(text).toContain('process_cpu_user_seconds_total');
-    expect(text).toMatch(/coffer_http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
+    expect(text).toMatch(/coffer_http_requests_total\{method="GET",route="\/health",status="200",instance="[^"]+"\} \d+/);
+  });
+  it('labels per-instance series with `instance`, and reads cluster-wide gauges from the database without it', async () => {
+    await srv.login();
+    const before = await (await srv.fetch('/metrics')).text();
+    const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    expect(gauge(before, 'coffer_users')).toBe(await srv.deps.users.count());
+    expect(gauge(before, 'coffer_sessions_active')).toBeGreaterThanOrEqual(1);
+    expect(gauge(before, 'coffer_shares')).toBe(0);
+    expect(before).toMatch(/^process_cpu_user_seconds_total\{instance="[^"]+"\} /m);
+    expect(before).not.toMatch(/^coffer_(users|shares|sessions_active|tus_uploads_active)\{/m);
+    // Written behind this instance's back (as another instance would): seen at the next scrape.
+    await srv.createUser();
+    expect(gauge(await (await srv.fetch('/metrics')).text(), 'coffer_users')).toBe(gauge(before, 'coffer_users') + 1);
   });
   it('labels by route template, never by raw path', async () => {
     await srv.fetch('/api/no/such/secret-name.txt');

@@ -140,6 +140,9 @@ export function loadConfig(
       errors.push((err as Error).message);
     }
   }
+  if (typeof explicit.redisUrl === 'string' && explicit.redisUrl !== '' && !/^rediss?:\/\/[^\s]+$/.test(explicit.redisUrl)) {
+    errors.push('redis-url: must be a redis:// or rediss:// address');
+  }
   if (explicit.imgProcessors !== undefined && (explicit.imgProcessors as number) < 1) errors.push('img-processors: must be at least 1');
   const known = new Set(OPTIONS.flatMap((o) => [o.key, o.flag, camel(o.flag)]));
   const strayKeys = Object.keys(fileValues).filter((k) => !known.has(k));

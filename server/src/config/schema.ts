@@ -68,6 +68,8 @@ export interface ServerConfig {
   trustedProxies: string[];
   metricsToken: string;
   rateLimit: string;
+  /** Redis shared by several instances (throttles, rate limits, upload locks, invalidation); '' = none. */
+  redisUrl: string;
   /** Archive downloads one user (public links: one client address) may run at once; 0 = no limit. */
   archiveDownloadsPerUser: number;
   /** Archive downloads the server runs at once; 0 = no limit. */
@@ -140,6 +142,7 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'password', flag: 'password', kind: 'string', default: '', stored: false, firstRunOnly: true, description: 'first run only: password of the first admin (env COFFER_ADMIN_PASSWORD), or its bcrypt hash as File Browser takes it; random and printed once when empty' },
   { key: 'trustedProxies', flag: 'trusted-proxies', kind: 'list', default: [], stored: true, description: 'comma-separated addresses or CIDR ranges whose X-Forwarded-For and proxy-auth header are trusted' },
   { key: 'metricsToken', flag: 'metrics-token', kind: 'string', default: '', stored: false, description: 'bearer token for /metrics (loopback only without it)' },
+  { key: 'redisUrl', flag: 'redis-url', kind: 'string', default: '', stored: false, description: 'redis:// or rediss:// address of a Redis that several instances share: login, signup, second-factor and share-password throttles, --rate-limit and upload locks count across instances, and changes reach every cache at once (empty: this instance alone)' },
   { key: 'rateLimit', flag: 'rate-limit', kind: 'string', default: '', stored: true, description: 'optional general limits, e.g. "anon=300/min,user=1200/min" (off when empty)' },
   // No public home or tracker of Coffer is known to this code: empty by default, and the client
   // then shows no link (docs/configuration.md "Server options").

@@ -34,6 +34,11 @@ export interface SharedHealth {
   degraded?: string;
 }
 
+export interface SharedLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
 export interface SharedState {
   /**
    * The sliding-window store of one throttle policy. `name` keeps policies apart (it is also the
@@ -47,6 +52,8 @@ export interface SharedState {
   readonly invalidation: Invalidation;
   /** For /ready's detail and the log. */
   health(): SharedHealth;
+  /** Where connection changes are logged (the app's logger, once it exists). */
+  attachLog?(log: SharedLog): void;
   close(): Promise<void>;
 }
 

@@ -7,7 +7,18 @@ import { Type } from 'typebox';
 import { errors, jsonText, PUBLIC } from '../../http/schemas.js';
 
 const tags = ['operations'];
-const Ready = Type.Object({ status: Type.Literal('ready') }, { description: 'able to serve' });
+const Ready = Type.Object(
+  {
+    status: Type.Literal('ready'),
+    detail: Type.Optional(
+      Type.Object({
+        shared: Type.Literal('degraded', { description: 'the configured Redis is unreachable: limits and upload locks count per instance' }),
+        reason: Type.String(),
+      }),
+    ),
+  },
+  { description: 'able to serve; `detail` when serving degraded' },
+);
 const Unavailable = Type.Object(
   {
     status: Type.Literal('unavailable'),
@@ -50,6 +61,10 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
     } catch {
       return unavailable('root');
     }
+    // Redis down is no reason to take the instance out of the pool (docs/deployment.md): it serves
+    // with per-instance limits, and says so.
+    const shared = app.deps.shared.health();
+    if (shared.degraded) return reply.send({ status: 'ready', detail: { shared: 'degraded', reason: shared.degraded } });
     return reply.send({ status: 'ready' });
   });
 }

@@ -30,17 +30,16 @@ export async function metricsRoutes(fastify: FastifyInstance): Promise<void> {
     response: { 200: textBody('the Prometheus text format, version 0.0.4'), ...errors(401, 403) },
   };
   app.get('/metrics', { logLevel: 'warn', schema }, async (req, reply) => {
-    const { config, metrics, tokens } = app.deps;
+    const { config, metrics } = app.deps;
     if (config.metricsToken) {
       if (!bearerMatches(req, config.metricsToken)) throw new Unauthorized();
     } else if (!isLoopback(req.ip)) {
       throw new Forbidden();
     }
-    metrics.sessionsActive.set(await tokens.countActive());
     return reply
       .header('Cache-Control', 'no-store')
       .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(await metrics.registry.metrics());
+      .send(await metrics.text());
   });
 }
 

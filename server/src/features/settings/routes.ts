@@ -45,6 +45,9 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       await service.replace({ id: req.user.id, log: req.log }, req.body);
+      // Every instance drops what it derived from the settings and their rules (features/cluster).
+      app.deps.shared.invalidation.publish('settings');
+      app.deps.shared.invalidation.publish('rules');
       return reply.code(200).type('text/plain; charset=utf-8').send(statusBody(200));
     },
   );

@@ -116,6 +116,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       await service.update(actorOf(req), Number(req.params.id), req.body);
+      app.deps.shared.invalidation.publish('users', String(req.params.id)); // features/cluster: caches on every instance
       return sendStatus(reply, 200);
     },
   );
@@ -135,6 +136,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       await service.remove(actorOf(req), Number(req.params.id), req.body);
+      app.deps.shared.invalidation.publish('users', String(req.params.id)); // features/cluster: caches on every instance
       return sendStatus(reply, 200);
     },
   );

@@ -18,6 +18,7 @@ import { Forbidden, HttpError } from '../../http/errors.js';
 import type { SigninService } from '../signin/service.js';
 import type { AutherConfig } from '../settings/repository.js';
 import type { UserRecord, UserRepository } from '../users/repository.js';
+import type { Invalidation } from '../cluster/shared.js';
 
 export const REALM = 'Coffer';
 /** What a read-only app password may send to WebDAV. */
@@ -64,6 +65,8 @@ export function createDavAuth(deps: {
   appPasswords: AppPasswordCheck;
   /** --require-second-factor: a user it covers has no WebDAV until enrolled (docs/api.md §2.12). */
   secondFactor?: { policy: string; service: Pick<SecondFactorService, 'enabled'> };
+  /** Changes on any instance (features/cluster/shared.ts): trust in a changed user's password ends at once. */
+  invalidation?: Pick<Invalidation, 'subscribe'>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -73,6 +76,12 @@ export function createDavAuth(deps: {
    * What a trusted password stays bound to: the method and what decides its verdict. proxy and
    * noauth check no password, so under them nothing is trusted at all.
    */
+  // Each use re-reads the user and the auth method anyway; dropping at once also frees the memory
+  // and keeps a deleted user's entry from waiting for its expiry.
+  deps.invalidation?.subscribe('users', (id) => {
+    for (const [key, t] of trusted) if (id === undefined || String(t.userId) === id) trusted.delete(key);
+  });
+  deps.invalidation?.subscribe('settings', () => trusted.clear());
   const authOf = (a: AutherConfig) => (a.method === 'json' || a.method === 'hook' ? JSON.stringify([a.method, a.command]) : null);
 
   const digest = (c: BasicCredentials) => createHash('sha256').update(c.username).update('\0').update(c.password).digest('base64url');

@@ -177,6 +177,7 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     auther: () => deps.settings.auther(),
     appPasswords: deps.appPasswords,
     secondFactor: { policy: deps.config.requireSecondFactor, service: deps.secondFactor },
+    invalidation: deps.shared.invalidation,
   });
 
   /** Every WebDAV request, OPTIONS too, needs a user: anonymous access is refused (401 + challenge). */
