@@ -1,6 +1,7 @@
 // `npm test`: every test of the project. Installs missing system packages (root), builds, runs
 // unit + integration tests on SQLite, the integration tests again on a throw-away PostgreSQL,
-// the client's tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
+// two instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs), the client's
+// tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,19 @@ if (want('pg')) {
   } finally {
     pgServer.stop();
   }
+}
+if (want('cluster')) {
+  // Two built instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs).
+  const file = path.join(out, 'cluster.json');
+  const status = sh('node', ['scripts/test-cluster.mjs', `--summary=${file}`]);
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += r.passed;
+    totals.failed += r.failed;
+    totals.skipped += r.skipped ?? 0;
+    if (r.passed + r.failed === 0) failures.push('cluster: no test ran');
+  } else failures.push('cluster: no summary');
+  if (status !== 0) failures.push(`cluster (exit ${status})`);
 }
 if (want('web') && existsSync('web/vitest.config.ts')) vitest('web', ['--config', 'web/vitest.config.ts']);
 if (want('e2e') && existsSync('e2e/run.mjs')) {
