@@ -170,4 +170,33 @@ describe('the Redis shared state (--redis-url)', () => {
     }
     expect(seen.length).toBeGreaterThan(0);
   }, 20_000);
+
+  it('starts while Redis is down (degraded, counting locally) and shares once it comes up', async () => {
+    const late = await startRedis();
+    await late.stop();
+    const x = createRedisShared({ url: late.url, prefix, log: quiet });
+    const y = createRedisShared({ url: late.url, prefix, log: quiet });
+    try {
+      expect(await x.ready()).toBe(false);
+      expect(x.health().degraded).toMatch(/Redis unreachable/);
+      await x.throttleStore('late', 60_000).hit('k'); // counted locally, at once
+      const seen: string[] = [];
+      y.invalidation.subscribe('settings', () => seen.push('settings'));
+      await late.start();
+      for (let i = 0; i < 100 && (x.health().degraded || y.health().degraded); i++) await sleep(50);
+      expect(x.health()).toEqual({ store: 'redis' });
+      await x.throttleStore('late', 60_000).hit('k');
+      expect((await y.throttleStore('late', 60_000).check('k', 10)).count).toBe(1);
+      // The subscriber that could not subscribe at start has subscribed since.
+      for (let i = 0; i < 100 && seen.length === 0; i++) {
+        x.invalidation.publish('settings');
+        await sleep(50);
+      }
+      expect(seen.length).toBeGreaterThan(0);
+    } finally {
+      await x.close();
+      await y.close();
+      await late.stop();
+    }
+  }, 20_000);
 });

@@ -93,8 +93,8 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
     lazyConnect: false,
   };
   const client = new Redis(opts.url, common);
-  // The subscriber queues its SUBSCRIBE until connected, and subscribes again after a reconnect.
-  const subscriber = new Redis(opts.url, { ...common, enableOfflineQueue: true, commandTimeout: undefined });
+  // The subscriber (re)subscribes each time it is connected (below), also when Redis was down at start.
+  const subscriber = new Redis(opts.url, { ...common, commandTimeout: undefined });
   client.defineCommand('cofferHit', { numberOfKeys: 1, lua: HIT });
   client.defineCommand('cofferCheck', { numberOfKeys: 1, lua: CHECK });
   client.defineCommand('cofferIncr', { numberOfKeys: 1, lua: INCR });
@@ -107,6 +107,7 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   let lastError = '';
   let everUp = false;
   let warned = false;
+  let closed = false;
   client.on('ready', () => {
     up = true;
     if (everUp) log.info({ redis: 'back' }, 'Redis is reachable again: limits and upload locks are shared again');
@@ -116,7 +117,7 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   const down = (reason: string) => {
     up = false;
     lastError = reason;
-    if (!warned) {
+    if (!warned && !closed) {
       warned = true;
       log.warn({ redis: 'down', reason }, 'Redis is unreachable: limits and upload locks count per instance until it is back');
     }
@@ -249,7 +250,9 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   };
 
   // --- invalidation and stop requests ---------------------------------------------------------
-  subscriber.subscribe(channel).catch(() => {});
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).catch(() => {});
+  });
   subscriber.on('message', (_ch: string, text: string) => {
     let m: { from?: unknown; topic?: unknown; id?: unknown; stop?: unknown };
     try {
@@ -297,6 +300,7 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
       });
     },
     async close() {
+      closed = true;
       client.disconnect();
       subscriber.disconnect();
     },
