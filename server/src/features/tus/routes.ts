@@ -64,7 +64,7 @@ function locationOf(base: string, virtual: string): string {
 
 export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, files, metrics, db, events } = app.deps;
+  const { config, files, db, events } = app.deps;
   const choice = await chooseDataDir(config);
   for (const w of choice.warnings) app.log.warn(w);
   const staging = await openStaging(choice.dir, config.root);
@@ -76,7 +76,6 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
     staging,
     locks: app.deps.shared.uploadLocks,
     files,
-    metrics,
     events,
     config,
     shareQuota: app.deps.shares,
@@ -246,5 +245,4 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
   // Visitors of upload shares: the same service, staging and locks (docs/api.md §23.3).
   await publicTusRoutes(app, service);
 
-  await service.refreshGauge();
 }

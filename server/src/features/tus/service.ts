@@ -23,7 +23,6 @@ import type { FileService } from '../../fs/service.js';
 import { parentBlocked, type StagingArea } from '../../fs/staging.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, PayloadTooLarge, Unauthorized } from '../../http/errors.js';
 import type { EventBus, FileEventContext } from '../../events/index.js';
-import type { Metrics } from '../metrics/registry.js';
 import type { UploadTerms } from '../shares/repository.js';
 import type { UserRecord } from '../users/repository.js';
 import { Locked, type UploadLocks } from './lock.js';
@@ -84,7 +83,6 @@ export interface TusServiceDeps {
   staging: StagingArea;
   locks: UploadLocks;
   files: FileService;
-  metrics: Metrics;
   /** The files API's hook point (docs/api.md §16.4: tus completion fires `upload`). */
   events: Pick<EventBus, 'before' | 'after'>;
   config: { maxUploadSize: number; uploadExpiry: number };
@@ -117,7 +115,7 @@ export class InsufficientStorage extends HttpError {
 }
 
 export function createTusService(deps: TusServiceDeps) {
-  const { repo, staging, locks, files, metrics, events, log } = deps;
+  const { repo, staging, locks, files, events, log } = deps;
   const now = deps.now ?? Date.now;
   const me = staging.writerId;
   /** Background syncs whose offsets are not recorded yet. */
@@ -162,13 +160,7 @@ export function createTusService(deps: TusServiceDeps) {
     return deps.config.uploadExpiry > 0 && u.updatedAt < now() - deps.config.uploadExpiry * 1000;
   }
 
-  async function refreshGauge(): Promise<void> {
-    try {
-      metrics.tusActive.set(await repo.count());
-    } catch (err) {
-      log.warn({ err }, 'could not count uploads');
-    }
-  }
+
 
   /** Forgets an upload and deletes its staging bytes (S8: our own file, by id, never a link's target). */
   async function drop(u: UploadRecord, why: string): Promise<void> {
@@ -177,7 +169,6 @@ export function createTusService(deps: TusServiceDeps) {
     if (removed && u.shareHash) await deps.shareQuota.release(u.shareHash, u.length);
     await staging.remove(u.id);
     log.info({ upload: u.id, why }, 'upload dropped');
-    await refreshGauge();
   }
 
   /** The caller's unfinished upload on this path; 404 when there is none (or it is someone else's). */
@@ -235,7 +226,6 @@ export function createTusService(deps: TusServiceDeps) {
 
   async function finished(u: UploadRecord, ctx: FileEventContext): Promise<void> {
     await repo.remove(u.id);
-    await refreshGauge();
     log.info({ upload: u.id, bytes: u.length, share: u.shareHash ? u.shareHash.slice(0, 4) : undefined }, 'upload finished');
     await events.after('upload', ctx, { ignoreFailures: true });
   }
@@ -361,7 +351,6 @@ export function createTusService(deps: TusServiceDeps) {
       throw err;
     }
     log.info({ upload: u.id, length: u.length }, 'upload created');
-    await refreshGauge();
     return u;
   }
 
@@ -502,8 +491,6 @@ export function createTusService(deps: TusServiceDeps) {
   }
 
   return {
-    refreshGauge,
-
     /** Waits for the background syncs to be recorded (before the database closes). */
     async drain(): Promise<void> {
       while (pending.size) await Promise.allSettled([...pending]);
@@ -635,8 +622,7 @@ export function createTusService(deps: TusServiceDeps) {
         await staging.remove(f.id);
         log.info({ upload: f.id }, 'orphan staging file removed');
       }
-      await refreshGauge();
-      return removed;
+        return removed;
     },
   };
 }
