@@ -32,6 +32,8 @@ import { createJobService, JOB_HEARTBEAT_MS, type JobService } from './features/
 import { openTrashArea } from './fs/trash-area.js';
 import { createDavRepository } from './features/webdav/repository.js';
 import { createTrashService, type TrashService } from './features/trash/service.js';
+import { createIndexService, type IndexService } from './features/index/service.js';
+import { createIndexStore } from './features/index/store.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -46,6 +48,8 @@ export interface AppOptions {
   jobHeartbeatMs: number;
   /** docs/api.md §23.3: uploads a client address may start through upload shares per window. */
   publicUploadsPerAddress: number;
+  /** The file index's watcher (tests turn it off to lose events on purpose). */
+  indexWatch: boolean;
 }
 
 export interface Deps {
@@ -72,6 +76,8 @@ export interface Deps {
   /** The trash (docs/api.md §22): every door that deletes calls `trash.trash()` first. */
   trash: TrashService;
   metrics: Metrics;
+  /** The file index (features/index): indexed search, folder sizes; `status` says whether it answers. */
+  index: IndexService;
   /** Archive downloads running now, per client and in total (features/archive/slots.ts). */
   archiveSlots: ArchiveSlots;
   /** Long work with progress: extract, compress (features/jobs, docs/api.md §18 E10). */
@@ -195,7 +201,7 @@ export async function createDeps(
   }
   shared ??= createMemoryShared();
   const loginThrottle = createLoginThrottle(shared.throttleStore('login', LOGIN_WINDOW_MS));
-  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, ...appOptions };
+  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, indexWatch: true, ...appOptions };
   const jobs = createJobService({
     repo: createJobRepository(db),
     limits: { perUser: config.jobsPerUser, total: config.jobs },
@@ -207,6 +213,14 @@ export async function createDeps(
   const davRepo = createDavRepository(db);
   const jobStagingLedger = path.join((await chooseDataDir(config)).dir, 'job-staging');
   await sweepStaging(jobStagingLedger, (id) => jobs.isUnfinished(id));
+  const metrics = createMetrics({
+    cluster: {
+      sessions: () => tokens.countActive(),
+      users: () => users.count(),
+      shares: async () => Number((await db.kysely.selectFrom('shares').select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => eb.or([eb('expire', '=', 0), eb('expire', '>', Math.floor(Date.now() / 1000))])).executeTakeFirstOrThrow()).n),
+      uploads: async () => Number((await db.kysely.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+    },
+  });
   const shares = createShareService({ repo: createShareRepository(db), users, files, settings });
   const deps: Deps = {
     config,
@@ -235,12 +249,17 @@ export async function createDeps(
         return found.some((locks) => locks.length > 0);
       },
     }),
-    metrics: createMetrics({
-      cluster: {
-        sessions: () => tokens.countActive(),
-        users: () => users.count(),
-        shares: async () => Number((await db.kysely.selectFrom('shares').select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => eb.or([eb('expire', '=', 0), eb('expire', '>', Math.floor(Date.now() / 1000))])).executeTakeFirstOrThrow()).n),
-        uploads: async () => Number((await db.kysely.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+    metrics,
+    index: createIndexService({
+      store: createIndexStore(db),
+      root: config.root,
+      enabled: !config.disableIndex,
+      reconcileMs: config.indexReconcileInterval * 1000,
+      watch: opts.indexWatch,
+      onProgress: (p) => {
+        metrics.indexEntries.set(p.entries);
+        metrics.indexProgress.set(p.percent);
+        metrics.indexReady.set(p.status === 'ready' ? 1 : 0);
       },
     }),
     archiveSlots: createArchiveSlots({ perClient: config.archiveDownloadsPerUser, total: config.archiveDownloads }),

@@ -53,6 +53,11 @@ async function freshDatabase(dir: string): Promise<{ url: string; drop: () => Pr
   };
 }
 
+/**
+ * Tests write their files straight to disk and search or list at once; the file index follows
+ * such outside changes within 2 s (its watcher), so it is off unless a test asks for it
+ * (`{ disableIndex: false }`, server/test/index-*.test.ts).
+ */
 export async function startServer(
   over: Partial<ServerConfig> = {},
   options: Partial<AppOptions> = {},
@@ -61,7 +66,7 @@ export async function startServer(
   const root = path.join(dir, 'root');
   const db = await freshDatabase(dir);
   const config = resolveConfig(
-    { ...defaults(), root, database: db.url, port: 0, log: '', username: ADMIN.username, password: ADMIN.password, ...over },
+    { ...defaults(), disableIndex: true, root, database: db.url, port: 0, log: '', username: ADMIN.username, password: ADMIN.password, ...over },
     {},
   );
   const { deps } = await createDeps(config, { failureDelayMs: 0, ...options });

@@ -9,6 +9,7 @@ export * from './resources.js';
 export * from './signin.js';
 export * from './jobs.js';
 export * from './trash.js';
+export * from './file-index.js';
 
 export const Permissions = Type.Object({
   admin: Type.Boolean(),

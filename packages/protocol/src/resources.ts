@@ -53,10 +53,21 @@ export type ResourceItem = Static<typeof ResourceItem>;
  * writes this text itself (server/src/fs/listing.ts); `LISTING_FIELD_ORDER` is checked against its
  * output by the integration tests. JSON readers that parse the whole answer may ignore the order.
  */
+/**
+ * One item of a folder listing: the resource fields, then — for a folder (not a link to one) while
+ * the file index is ready — `folderSize`, its recursive size (docs/api.md §24). File Browser's
+ * `size` stays the folder entry's own size.
+ */
+export const ListingItem = Type.Object({
+  ...ResourceItem.properties,
+  folderSize: Type.Optional(Type.Number({ description: "a folder's recursive size in bytes, from the file index; absent without it" })),
+});
+export type ListingItem = Static<typeof ListingItem>;
+
 export const FolderListing = Type.Object({
   ...ResourceItem.properties,
   sorting: Sorting,
-  items: Type.Array(ResourceItem, { description: 'in the order of docs/api.md §7.5' }),
+  items: Type.Array(ListingItem, { description: 'in the order of docs/api.md §7.5' }),
   numDirs: Type.Integer(),
   numFiles: Type.Integer(),
 });

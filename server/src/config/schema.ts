@@ -93,6 +93,10 @@ export interface ServerConfig {
   disableApiDocs: boolean;
   /** No WebDAV at <base>/dav/ (issue 19; docs/webdav.md). */
   disableWebdav: boolean;
+  /** No file index: search walks, listings carry no folder sizes (features/index). */
+  disableIndex: boolean;
+  /** Seconds between the file index's reconciliations with the disk (0 = at start and after watcher errors only). */
+  indexReconcileInterval: number;
   /** Who must sign in with a second factor (docs/api.md §2.12): none, admins or all. */
   requireSecondFactor: string;
   /**
@@ -158,6 +162,8 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'passkeyOrigin', flag: 'passkey-origin', kind: 'url', default: '', stored: true, description: 'http(s) address people open Coffer at, e.g. https://files.example.org: passkeys accept only its origin and are made for its host name (empty: the Host of each request; docs/api.md §2.13)' },
   { key: 'requireSecondFactor', flag: 'require-second-factor', kind: 'string', default: 'none', stored: true, description: 'who must sign in with a second factor: none, admins or all (docs/api.md §2.12)' },
   { key: 'disableWebdav', flag: 'disable-webdav', kind: 'boolean', default: false, stored: true, description: 'no WebDAV server at /dav/ (on by default; docs/webdav.md)' },
+  { key: 'disableIndex', flag: 'disable-index', kind: 'boolean', default: false, stored: true, description: 'no file index: search walks the folders on every query and listings carry no folder sizes (docs/api.md §24)' },
+  { key: 'indexReconcileInterval', flag: 'index-reconcile-interval', kind: 'duration', default: 3600, stored: true, description: 'how often the file index re-reads the folders whose modification time changed, catching what the watcher missed (0 = at start and after watcher errors only)' },
   { key: 'disableApiDocs', flag: 'disable-api-docs', kind: 'boolean', default: false, stored: false, description: 'no OpenAPI document at /api/openapi.json and no reference page at /api/docs' },
   { key: 'shutdownTimeout', flag: 'shutdown-timeout', kind: 'duration', default: 10, stored: false, description: 'how long in-flight requests may run after SIGTERM/SIGINT' },
 ];

@@ -223,6 +223,30 @@ export interface TrashTable {
   updated_at: number;
 }
 
+/** One entry of the file index (migration 013, features/index). */
+export interface FileIndexTable {
+  id: number;
+  /** Id of the parent folder's row (0 for the root). */
+  parent: number;
+  /** Relative to the server root: "" for the root, "/a/b" below it. */
+  path: string;
+  name: string;
+  is_dir: number;
+  is_link: number;
+  /** Bytes (lstat). */
+  size: number;
+  /** A folder's recursive size in bytes (a file's own size). */
+  tree_size: number;
+  /** Unix milliseconds. */
+  mtime: number;
+  inode: number;
+}
+
+export interface FileIndexStateTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -238,4 +262,6 @@ export interface Database {
   dav_props: DavPropsTable;
   dav_locks: DavLocksTable;
   trash: TrashTable;
+  file_index: FileIndexTable;
+  file_index_state: FileIndexStateTable;
 }

@@ -24,6 +24,7 @@ import { compressRoutes } from './compress/routes.js';
 import { archiveListRoutes } from './extract/list-routes.js';
 import { trashRoutes } from './trash/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
+import { indexRoutes } from './index/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -55,4 +56,5 @@ export const FEATURES: FastifyPluginAsync[] = [
   compressRoutes,
   archiveListRoutes,
   trashRoutes,
+  indexRoutes,
 ];

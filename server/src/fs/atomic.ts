@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { noteWritten } from './changes.js';
 import { Conflict } from '../http/errors.js';
 import { createBatchWriter, WriteFailure } from './batch-writer.js';
 import { TEMP_PREFIX } from './names.js';
@@ -108,6 +109,7 @@ export async function takeBack(created: Created): Promise<void> {
     const st = await fsp.lstat(c.path).catch(() => undefined);
     if (!st || st.dev !== c.dev || st.ino !== c.ino || st.isDirectory() !== c.isDir) continue;
     await (c.isDir ? fsp.rmdir(c.path) : fsp.unlink(c.path)).catch(() => undefined);
+    noteWritten(c.path);
   }
 }
 
@@ -136,6 +138,7 @@ export async function makeDirs(real: string, io: WriteIo = nodeIo, owner: object
     for (const dir of missing) {
       try {
         await io.mkdir(dir, DIR_MODE);
+        noteWritten(dir);
         const entry = await createdEntry(dir, true, owner);
         pending.set(dir, { owner, used: false });
         made.push(entry);
@@ -225,6 +228,7 @@ export async function writeAtomic(target: ScopedPath, source: ByteSource, opts: 
     if (opts.exclusive) await placeExclusive(io, tmp, dest);
     else await io.rename(tmp, dest);
     placed = true;
+    noteWritten(dest);
     release(made);
     await syncDir(dir);
     const st = await fsp.stat(dest, { bigint: true });

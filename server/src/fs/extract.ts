@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { noteWritten } from './changes.js';
 import { NotFound } from '../http/errors.js';
 import { DIR_MODE, FILE_MODE } from './atomic.js';
 import { isTempName, TEMP_PREFIX } from './names.js';
@@ -192,7 +193,12 @@ const join = (base: string, name: string) => (base.endsWith('/') ? base + name :
 
 /** Step 3: moves the staged tree into the destination; the entries left out, and why, go to `skipped`. */
 export async function place(staging: Staging, opts: PlaceOptions, skipped: SkipList): Promise<void> {
-  await placeLevel(staging.real, opts.destVirtual, '', opts, skipped);
+  try {
+    await placeLevel(staging.real, opts.destVirtual, '', opts, skipped);
+  } finally {
+    const dest = await opts.resolve(opts.destVirtual).catch(() => undefined);
+    if (dest) noteWritten(dest.real, true);
+  }
 }
 
 async function placeLevel(stagedDir: string, destVirtual: string, rel: string, opts: PlaceOptions, skipped: SkipList): Promise<void> {

@@ -185,16 +185,26 @@ class ItemWriter {
   private used = 0;
   /** Bytes to allocate for the next piece. */
   private expect = MIN_PIECE_BYTES;
-  constructor(dir: ScopedPath) {
+  /** Folders' recursive sizes by name (the file index), written as `folderSize` (docs/api.md §24). */
+  constructor(
+    dir: ScopedPath,
+    private readonly sizes?: ReadonlyMap<string, number>,
+  ) {
     this.parent = JSON.stringify(dir.virtual === '/' ? '/' : dir.virtual + '/').slice(0, -1); // '"/dir/' without the closing quote
   }
   private readonly emit: Emit = (name, size, ext, modified, mode, isDir, isLink, type) => {
     const qName = JSON.stringify(name);
     this.write(
-      `${this.count > 0 ? ',' : ''}{"path":${this.parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"}`,
+      `${this.count > 0 ? ',' : ''}{"path":${this.parent}${qName.slice(1)},"name":${qName},"size":${size},"extension":${JSON.stringify(ext)},"modified":"${modified}","mode":${mode},"isDir":${isDir},"isSymlink":${isLink},"type":"${type}"${this.folderSize(name, isDir, isLink)}}`,
     );
     this.count++;
   };
+  /** `,"folderSize":N` for a folder (not a link to one) the index knows; "" otherwise. */
+  private folderSize(name: string, isDir: boolean, isLink: boolean): string {
+    if (!this.sizes || !isDir || isLink) return '';
+    const size = this.sizes.get(name);
+    return size === undefined ? '' : `,"folderSize":${size}`;
+  }
   private write(text: string): void {
     // At most 3 bytes of UTF-8 per UTF-16 code unit.
     const room = text.length * 3;
@@ -234,8 +244,8 @@ class ItemWriter {
 const PIECE_ENTRIES = 2048;
 
 /** A listing whose stats are all in: its JSON, piece by piece. */
-async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting): AsyncGenerator<Buffer> {
-  const out = new ItemWriter(dir);
+async function* collectedPieces(dir: ScopedPath, self: ResourceItem, e: Entries, sorting: Sorting, sizes?: ReadonlyMap<string, number>): AsyncGenerator<Buffer> {
+  const out = new ItemWriter(dir, sizes);
   yield out.head(self, sorting);
   for (let from = 0; from < e.order.length; from += PIECE_ENTRIES) {
     const to = Math.min(e.order.length, from + PIECE_ENTRIES);
@@ -258,6 +268,7 @@ async function namePieces(
   dir: ScopedPath,
   viewer: ListingViewer,
   globalRules: readonly Rule[],
+  sizes?: ReadonlyMap<string, number>,
 ): Promise<{ entries: number; pieces: (self: ResourceItem) => AsyncGenerator<Buffer> }> {
   const { names, types } = await readFolder(dir.real);
   const candidates = visible(dir, names, viewer, globalRules);
@@ -302,7 +313,7 @@ async function namePieces(
 
   return { entries: names.length, pieces };
   async function* pieces(self: ResourceItem) {
-    const out = new ItemWriter(dir);
+    const out = new ItemWriter(dir, sizes);
     yield out.head(self, viewer.sorting);
     for (let from = 0; from < order.length; from += PIECE_ENTRIES) {
       for (let at = from, end = Math.min(order.length, from + PIECE_ENTRIES); at < end; at++) {
@@ -326,13 +337,18 @@ async function namePieces(
  * any error raised) before this resolves; the text then comes piece by piece, so a big answer
  * leaves while it is being made.
  */
-export async function listFolderJsonPieces(dir: ScopedPath, viewer: ListingViewer, globalRules: readonly Rule[]): Promise<AsyncIterable<Buffer>> {
+export async function listFolderJsonPieces(
+  dir: ScopedPath,
+  viewer: ListingViewer,
+  globalRules: readonly Rule[],
+  sizes?: ReadonlyMap<string, number>,
+): Promise<AsyncIterable<Buffer>> {
   if (sortsByName(viewer.sorting)) {
-    const [self, { entries, pieces }] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules)]);
+    const [self, { entries, pieces }] = await Promise.all([describe(dir), namePieces(dir, viewer, globalRules, sizes)]);
     return released(pieces(self), entries);
   }
   const [self, entries] = await Promise.all([describe(dir), collect(dir, viewer, globalRules)]);
-  return released(collectedPieces(dir, self, entries, viewer.sorting), entries.names.length);
+  return released(collectedPieces(dir, self, entries, viewer.sorting, sizes), entries.names.length);
 }
 
 /**

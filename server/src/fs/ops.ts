@@ -13,6 +13,7 @@ import { createdEntry, DIR_MODE, FILE_MODE, makeDirs, nodeIo, release, takeBack,
 import { isDenied, type RuleSubject } from './rules.js';
 import { resolveInArea, type ScopedPath } from './resolve.js';
 import { walk, type WalkSkip } from './walk.js';
+import { noteWritten } from './changes.js';
 
 export interface TreeOptions {
   user: RuleSubject;
@@ -38,8 +39,17 @@ export function isWithin(parent: string, child: string): boolean {
 export async function removeTree(target: ScopedPath, opts: TreeOptions): Promise<{ kept: number }> {
   if (target.isSymlink || !target.stat?.isDirectory()) {
     await fsp.unlink(target.entry);
+    noteWritten(target.entry);
     return { kept: 0 };
   }
+  try {
+    return await removeFolder(target, opts);
+  } finally {
+    noteWritten(target.entry, true);
+  }
+}
+
+async function removeFolder(target: ScopedPath, opts: TreeOptions): Promise<{ kept: number }> {
   let kept = 0;
   const onSkip = () => void kept++;
   for await (const e of walk(target, { user: opts.user, globalRules: opts.globalRules, order: 'post', onSkip })) {
@@ -123,6 +133,7 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
       }
     }
     if (failure) throw failure;
+    noteWritten(dst.real, true);
     release(created);
   } catch (err) {
     await takeBack(created);
@@ -149,6 +160,8 @@ export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
     }
     try {
       await io.rename(src.entry, dst.entry);
+      noteWritten(src.entry);
+      noteWritten(dst.entry, true);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') {

@@ -13,6 +13,7 @@ import type { Stats } from 'node:fs';
 import { copyFile, link, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { noteWritten } from './changes.js';
 import { isPostgresUrl } from '../db/index.js';
 import { makeDirs, release, takeBack } from './atomic.js';
 import { createBatchWriter, WriteFailure } from './batch-writer.js';
@@ -222,6 +223,7 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
   async function place(from: string, to: string, parent: string, override: boolean, id: string): Promise<void> {
     try {
       await moveInPlace(from, to, override);
+      noteWritten(to);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
       const tmp = path.join(parent, `${TEMP_PREFIX}${id}`); // hidden from listings, not addressable
@@ -235,6 +237,7 @@ export async function openStaging(dataDir: string, serverRoot: string): Promise<
           await fh.close();
         }
         await moveInPlace(tmp, to, override);
+        noteWritten(to);
       } finally {
         await unlink(tmp).catch(() => undefined);
       }

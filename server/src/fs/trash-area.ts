@@ -14,6 +14,7 @@
 import type { Dirent } from 'node:fs';
 import { cp, link, lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { noteWritten } from './changes.js';
 import { Conflict } from '../http/errors.js';
 import { DIR_MODE, makeDirs, release, takeBack } from './atomic.js';
 import { removeTree, type TreeOptions } from './ops.js';
@@ -166,9 +167,16 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
       const to = itemPath(dir, id);
       const stay = await mustStay(source, opts);
       if ((await lstat(source.entry)).dev === (await nearestDevice())) {
-        if (stay.keep.size > 0) return { kept: await moveAround(source.entry, source.virtual, to, stay) };
+        if (stay.keep.size > 0) {
+          try {
+            return { kept: await moveAround(source.entry, source.virtual, to, stay) };
+          } finally {
+            noteWritten(source.entry, true);
+          }
+        }
         try {
           await rename(source.entry, to);
+          noteWritten(source.entry);
           return { kept: 0 };
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err; // a mount below the root
@@ -209,6 +217,7 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
           await copyItem(from, target.entry);
           await rm(from, { recursive: true, force: true });
         }
+        noteWritten(target.entry, true);
         release(made);
       } catch (err) {
         await takeBack(made);

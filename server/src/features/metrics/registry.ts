@@ -75,6 +75,9 @@ export function createMetrics(opts: { instance?: string; cluster?: ClusterSource
     sessionsActive: fromDatabase('coffer_sessions_active', 'live sessions, all instances (from the database)', opts.cluster?.sessions),
     users: fromDatabase('coffer_users', 'user accounts (from the database)', opts.cluster?.users),
     shares: fromDatabase('coffer_shares', 'share links not expired (from the database)', opts.cluster?.shares),
+    indexEntries: new Gauge({ name: 'coffer_index_entries', help: 'entries in the file index, as this instance sees it', registers: [registry] }),
+    indexProgress: new Gauge({ name: 'coffer_index_build_percent', help: 'file index build progress on this instance, 0-100 (100 when ready)', registers: [registry] }),
+    indexReady: new Gauge({ name: 'coffer_index_ready', help: '1 when search and folder sizes answer from the file index on this instance', registers: [registry] }),
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -72,6 +72,7 @@ export async function resourcesRoutes(fastify: FastifyInstance): Promise<void> {
     removeShares: (user, target) => deps.shares.removeUnder(user.id, target),
     trash: (user, target, globalRules) => deps.trash.trash(user, target, globalRules),
     io: () => deps.files.io,
+    folderSizes: (real) => deps.index.folderSizes(real),
   });
   const auth = [app.authenticate];
 

@@ -41,6 +41,8 @@ export interface ResourceDeps {
   trash?: (user: UserRecord, target: ScopedPath, globalRules: readonly Rule[]) => Promise<boolean>;
   /** Injectable write calls (tests make them fail with ENOSPC). */
   io?: () => WriteIo | undefined;
+  /** The file index's recursive sizes of a folder's children (features/index); null when it cannot answer. */
+  folderSizes?: (real: string) => Promise<{ children: ReadonlyMap<string, number> } | null>;
 }
 
 export type WriteOutcome = { etag: string };
@@ -109,7 +111,10 @@ export function createResourceService(deps: ResourceDeps) {
     ): Promise<{ listing: AsyncIterable<Buffer> } | { info: FileInfo } | { stream: ScopedPath; size: number }> {
       const globalRules = await files.globalRules();
       const p = await files.resolve(user, rawPath, { globalRules, mustExist: true });
-      if (p.stat?.isDirectory()) return { listing: await listFolderJsonPieces(p, user, globalRules) };
+      if (p.stat?.isDirectory()) {
+        const sizes = (await deps.folderSizes?.(p.real))?.children;
+        return { listing: await listFolderJsonPieces(p, user, globalRules, sizes) };
+      }
       if (opts.checksum !== undefined || opts.rawText) {
         if (!user.perm.download) throw new Forbidden('downloading needs the download permission');
       }

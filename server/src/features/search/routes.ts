@@ -8,6 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { hitRel, hitVirtual, searchWalk } from '../../fs/search-walk.js';
+import { linkTarget } from '../../fs/walk.js';
+import type { ScopedPath } from '../../fs/resolve.js';
+import type { IndexService } from '../index/service.js';
 import { isDenied } from '../../fs/rules.js';
 import { extensionOf, mimeByExtension } from '../../fs/types.js';
 import { DOCUMENTED_ONLY, errors, PathParams, SESSION_OR_COOKIE } from '../../http/schemas.js';
@@ -23,6 +26,48 @@ export const searchActivity = { active: 0 };
 
 const mimeOf = (name: string) => mimeByExtension(extensionOf(name));
 
+/** One candidate, from the walk or from the index. */
+interface Found {
+  name: string;
+  isDir: boolean;
+  /** Relative to the searched folder. */
+  rel: string;
+  virtual: string;
+}
+
+const BATCH = 512;
+
+/** The walk's hits (docs/api.md §12: today's search, and the answer while the index builds). */
+async function* fromWalk(dir: ScopedPath, signal: AbortSignal): AsyncGenerator<Found[]> {
+  for await (const batch of searchWalk(dir, { signal })) yield batch.map((h) => ({ name: h.name, isDir: h.isDir, rel: hitRel(h), virtual: hitVirtual(h) }));
+}
+
+/**
+ * The index's candidates in the walk's order, with the walk's treatment of links: reported only
+ * when their target stays inside the area, as a folder when it is one. Null when the index
+ * cannot answer (disabled, building, or a folder outside the indexed root).
+ */
+async function fromIndex(index: IndexService, dir: ScopedPath, terms: string[] | null, signal: AbortSignal): Promise<AsyncGenerator<Found[]> | null> {
+  const hits = await index.search(dir.real, terms);
+  if (!hits) return null;
+  const base = dir.virtual === '/' ? '' : dir.virtual;
+  return (async function* () {
+    for (let i = 0; i < hits.length && !signal.aborted; i += BATCH) {
+      const out: Found[] = [];
+      for (const h of hits.slice(i, i + BATCH)) {
+        let isDir = h.isDir;
+        if (h.isLink) {
+          const link = await linkTarget(`${dir.real}/${h.rel}`, dir.root);
+          if (link.escaping) continue;
+          isDir = link.stat?.isDirectory() ?? false;
+        }
+        out.push({ name: h.name, isDir, rel: h.rel, virtual: `${base}/${h.rel}` });
+      }
+      yield out;
+    }
+  })();
+}
+
 const SearchQuery = Type.Object({
   query: Type.Optional(
     Type.String({
@@ -33,7 +78,7 @@ const SearchQuery = Type.Object({
 
 export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files } = app.deps;
+  const { files, index } = app.deps;
   const schema = {
     tags: ['search'],
     summary: 'Names below a folder that match, streamed as found (docs/api.md §12)',
@@ -56,7 +101,8 @@ export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
       const query = req.query.query ?? '';
       const { globalRules } = req;
       const dir = await files.resolve(req.user, raw, { globalRules });
-      const match = matcher(parseQuery(query), mimeOf);
+      const parsed = parseQuery(query);
+      const match = matcher(parsed, mimeOf);
 
       reply.hijack();
       const res = reply.raw;
@@ -92,11 +138,14 @@ export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
       }, 1000);
       searchActivity.active++;
       try {
-        for await (const batch of searchWalk(dir, { signal: abort.signal })) {
+        // The index's candidates may contain a term (lower-cased); the exact rule is `match`.
+        const terms = parsed.terms.length > 0 ? parsed.terms.map((t) => t.toLowerCase()) : null;
+        const source = (await fromIndex(index, dir, terms, abort.signal)) ?? fromWalk(dir, abort.signal);
+        for await (const batch of source) {
           for (const hit of batch) {
             if (!match(hit.name)) continue;
-            if (isDenied(req.user, hitVirtual(hit), globalRules)) continue;
-            pending += JSON.stringify({ dir: hit.isDir, path: hitRel(hit) }) + '\n';
+            if (isDenied(req.user, hit.virtual, globalRules)) continue;
+            pending += JSON.stringify({ dir: hit.isDir, path: hit.rel }) + '\n';
           }
           if (pending.length >= FLUSH_BYTES) {
             if (!flush()) await new Promise<void>((r) => (res.once('drain', r), res.once('close', r)));

@@ -1,0 +1,494 @@
+/**
+ * The file index (docs/api.md §24): every entry below the server root in the database, so that
+ * search answers without walking and folders know their recursive size.
+ *
+ * - Built in the background at the first start (and again after an interrupted build), breadth
+ *   first, a batch of rows per short transaction; progress in the log, /metrics and
+ *   GET /api/index. Until it is ready, search walks as before and listings carry no folder sizes.
+ * - Kept fresh by Coffer's own writes (fs/changes.ts, applied before the next search or listing
+ *   reads the index), by the watcher (fs/watch.ts) for changes behind Coffer's back, and by a
+ *   reconciliation at start and every `indexReconcileInterval`, which re-reads only the folders
+ *   whose modification time changed (and so also repairs what an overflowed watcher lost).
+ * - Every change of the index runs in one queue, one at a time: the build, the watcher's and
+ *   the writes' paths, the reconciliation.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { indexable, realRoot, scanEntry, scanFolder, type ScanEntry } from '../../fs/index-scan.js';
+import { onWritten } from '../../fs/changes.js';
+import { watchTree, type Watch } from '../../fs/watch.js';
+import type { IndexRow, IndexStore } from './store.js';
+
+export type IndexStatus = 'disabled' | 'building' | 'ready';
+
+export interface IndexProgress {
+  status: IndexStatus;
+  /** Entries in the index (counted as they are written during a build). */
+  entries: number;
+  /** Build: folders read of those found so far (a lower bound of the work; 0–100). */
+  percent: number;
+  /** Unix ms of the last finished build or reconciliation (0 = none yet). */
+  updatedAt: number;
+}
+
+export interface FolderSizes {
+  /** Recursive size of the folder in bytes. */
+  size: number;
+  /** Each direct child by name: a folder's recursive size, a file's size. */
+  children: Map<string, number>;
+}
+
+/** What the search reads: an entry below the searched folder. */
+export interface IndexHit {
+  /** Path relative to the searched folder, "/"-separated. */
+  rel: string;
+  name: string;
+  isDir: boolean;
+  isLink: boolean;
+}
+
+type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface IndexOptions {
+  store: IndexStore;
+  /** The server root as configured. */
+  root: string;
+  enabled: boolean;
+  /** Reconciliation period in ms (0 = only at start and after watcher errors). */
+  reconcileMs: number;
+  log?: Log;
+  /** The watcher (default on; tests turn it off to lose events on purpose). */
+  watch?: boolean;
+  /** Rows per transaction while building (SQLite: each runs on the event loop). */
+  batchRows?: number;
+  /** Progress callback for /metrics. */
+  onProgress?: (p: IndexProgress) => void;
+}
+
+const ROOT_ID = 1;
+const BATCH_ROWS = 500;
+const FOLDERS_AT_ONCE = 4;
+const LOG_EVERY_MS = 5000;
+const SEARCH_PAGE = 2000;
+
+const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf('/'));
+/** The rows on the way from the root down to `rel`, `rel` excluded ("" first). */
+function ancestorsOf(rel: string): string[] {
+  const out = [''];
+  for (let i = rel.indexOf('/', 1); i > 0; i = rel.indexOf('/', i + 1)) out.push(rel.slice(0, i));
+  return rel === '' ? [] : out;
+}
+
+const fieldsOf = (e: ScanEntry) => ({
+  is_dir: e.isDir ? 1 : 0,
+  is_link: e.isLink ? 1 : 0,
+  size: e.size,
+  mtime: e.mtime,
+  inode: e.inode,
+});
+const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
+
+/** Tree order of a search walk: parents first, siblings by name (code units). */
+export function treeOrder(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}
+
+export function createIndexService(opts: IndexOptions) {
+  const { store } = opts;
+  let log = opts.log;
+  const batchRows = opts.batchRows ?? BATCH_ROWS;
+  let status: IndexStatus = opts.enabled ? 'building' : 'disabled';
+  let root = '';
+  let nextId = ROOT_ID + 1;
+  let stopped = false;
+  const progress = { entries: 0, foldersDone: 0, foldersKnown: 1, updatedAt: 0 };
+  let watch: Watch | undefined;
+  let offWrites: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  /** The one queue of index changes. */
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Paths announced and not yet applied: relative path → deep. */
+  const pending = new Map<string, boolean>();
+  let draining: Promise<void> | undefined;
+  let reconcileWanted = false;
+
+  const snapshot = (): IndexProgress => ({
+    status,
+    entries: progress.entries,
+    percent:
+      status === 'ready'
+        ? 100
+        : status === 'disabled'
+          ? 0
+          : Math.min(99, Math.floor((100 * progress.foldersDone) / Math.max(1, progress.foldersKnown))),
+    updatedAt: progress.updatedAt,
+  });
+  const report = () => opts.onProgress?.(snapshot());
+
+  function enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = queue.then(work);
+    queue = run.catch((err: unknown) => log?.error({ err }, 'file index update failed'));
+    return run;
+  }
+
+  const relOf = (real: string): string | null => {
+    if (!root) return null;
+    if (real === root) return '';
+    if (!real.startsWith(root === '/' ? '/' : root + '/')) return null;
+    return root === '/' ? real : real.slice(root.length);
+  };
+  const realOf = (rel: string) => root + rel;
+
+  /**
+   * Inserts everything below the folder row `top` (not `top` itself), breadth first, and sets
+   * the tree sizes of the folders it inserted. Returns the total size below `top`.
+   */
+  async function scanBelow(top: { id: number; rel: string }, counting: boolean): Promise<number> {
+    const folderIds: number[] = [top.id];
+    const folderParent: number[] = [-1];
+    const folderSum: number[] = [0];
+    const todo: { idx: number; rel: string }[] = [{ idx: 0, rel: top.rel }];
+    let rows: IndexRow[] = [];
+    const flush = async () => {
+      if (rows.length === 0) return;
+      const out = rows;
+      rows = [];
+      await store.insert(out);
+      if (counting) progress.entries += out.length;
+      await yieldLoop();
+    };
+    const readOne = async (f: { idx: number; rel: string }) => {
+      const entries = (await scanFolder(realOf(f.rel))) ?? [];
+      const parentId = folderIds[f.idx]!;
+      for (const e of entries) {
+        const rel = `${f.rel}/${e.name}`;
+        const id = nextId++;
+        rows.push({
+          id,
+          parent: parentId,
+          path: rel,
+          name: e.name,
+          ...fieldsOf(e),
+          tree_size: e.isDir ? 0 : e.size,
+        });
+        if (e.isDir) {
+          folderIds.push(id);
+          folderParent.push(f.idx);
+          folderSum.push(0);
+          todo.push({ idx: folderIds.length - 1, rel });
+          if (counting) progress.foldersKnown++;
+        } else folderSum[f.idx]! += e.size;
+      }
+      if (counting) progress.foldersDone++;
+      if (rows.length >= batchRows) await flush();
+    };
+    let lastLog = Date.now();
+    while (todo.length > 0 && !stopped) {
+      const part = todo.splice(0, FOLDERS_AT_ONCE);
+      await Promise.all(part.map(readOne));
+      if (counting && Date.now() - lastLog >= LOG_EVERY_MS) {
+        lastLog = Date.now();
+        const p = snapshot();
+        log?.info({ entries: p.entries, percent: p.percent }, 'file index building');
+        report();
+      }
+    }
+    await flush();
+    // Children were found after their parents: from the last to the first, each adds to its parent.
+    for (let i = folderIds.length - 1; i > 0; i--) folderSum[folderParent[i]!]! += folderSum[i]!;
+    const pairs: [number, number][] = [];
+    for (let i = 1; i < folderIds.length; i++) {
+      pairs.push([folderIds[i]!, folderSum[i]!]);
+      if (pairs.length >= batchRows * 4) {
+        await store.setTreeSizes(pairs.splice(0));
+        await yieldLoop();
+      }
+    }
+    await store.setTreeSizes(pairs);
+    return folderSum[0]!;
+  }
+
+  async function build(): Promise<void> {
+    const started = Date.now();
+    log?.info({ root }, 'file index build started');
+    await store.setState({ status: 'building', root });
+    await store.clear();
+    nextId = ROOT_ID + 1;
+    progress.entries = 0;
+    progress.foldersDone = 0;
+    progress.foldersKnown = 1;
+    const top = await scanEntry(root);
+    await store.insert([
+      { id: ROOT_ID, parent: 0, path: '', name: '', ...fieldsOf(top!), is_dir: 1, is_link: 0, tree_size: 0 },
+    ]);
+    progress.entries = 1;
+    const total = await scanBelow({ id: ROOT_ID, rel: '' }, true);
+    if (stopped) return;
+    await store.setTreeSizes([[ROOT_ID, total]]);
+    await store.setState({ status: 'ready', root, builtAt: String(Date.now()) });
+    progress.updatedAt = Date.now();
+    status = 'ready';
+    log?.info({ entries: progress.entries, ms: Date.now() - started }, 'file index ready');
+    report();
+  }
+
+  /** Brings one row (and, for a folder, its children; `deep`: the whole subtree) in line with the disk. */
+  async function syncPath(rel: string, deep: boolean): Promise<void> {
+    if (!indexable(root, realOf(rel))) return;
+    const row = await store.get(rel);
+    const entry = await scanEntry(realOf(rel));
+    if (rel === '') {
+      if (row && entry) await syncFolder(row, entry, deep);
+      return;
+    }
+    if (!entry) {
+      if (row) await removeRow(row);
+      return;
+    }
+    const parent = await store.get(parentOf(rel));
+    if (!parent || parent.is_dir !== 1) {
+      // The parent is not indexed yet (it was made and filled before its own event came).
+      return syncPath(parentOf(rel), true);
+    }
+    if (row && row.is_dir === (entry.isDir ? 1 : 0)) {
+      if (row.is_dir) return syncFolder(row, entry, deep);
+      await store.update(row.id, { ...fieldsOf(entry), tree_size: entry.size });
+      await store.addTreeSize(ancestorsOf(rel), entry.size - row.tree_size);
+      return;
+    }
+    if (row) await removeRow(row);
+    await addEntry(parent.id, rel, entry);
+  }
+
+  async function removeRow(row: IndexRow): Promise<void> {
+    await store.deleteSubtree(row.path);
+    await store.addTreeSize(ancestorsOf(row.path), -row.tree_size);
+  }
+
+  async function addEntry(parentId: number, rel: string, entry: ScanEntry): Promise<void> {
+    const id = nextId++;
+    await store.insert([
+      {
+        id,
+        parent: parentId,
+        path: rel,
+        name: entry.name,
+        ...fieldsOf(entry),
+        tree_size: entry.isDir ? 0 : entry.size,
+      },
+    ]);
+    let size = entry.size;
+    if (entry.isDir) {
+      size = await scanBelow({ id, rel }, false);
+      await store.setTreeSizes([[id, size]]);
+    }
+    await store.addTreeSize(ancestorsOf(rel), size);
+  }
+
+  /** A folder's direct children against the disk; `deep` also descends into the folders it keeps. */
+  async function syncFolder(row: IndexRow, entry: ScanEntry, deep: boolean): Promise<void> {
+    const onDisk = await scanFolder(realOf(row.path));
+    if (!onDisk) return;
+    const known = new Map((await store.children(row.id)).map((c) => [c.name, c]));
+    for (const e of onDisk) {
+      const rel = `${row.path}/${e.name}`;
+      const old = known.get(e.name);
+      known.delete(e.name);
+      if (!old) {
+        await addEntry(row.id, rel, e);
+      } else if (old.is_dir !== (e.isDir ? 1 : 0)) {
+        await removeRow(old);
+        await addEntry(row.id, rel, e);
+      } else if (old.is_dir) {
+        // A folder whose time changed has changed children: read too (its time is stored only then).
+        if (deep || old.mtime !== e.mtime || old.inode !== e.inode) await syncFolder(old, e, deep);
+      } else if (
+        old.size !== e.size ||
+        old.mtime !== e.mtime ||
+        old.inode !== e.inode ||
+        old.is_link !== (e.isLink ? 1 : 0)
+      ) {
+        await store.update(old.id, { ...fieldsOf(e), tree_size: e.size });
+        await store.addTreeSize(ancestorsOf(rel), e.size - old.tree_size);
+      }
+    }
+    for (const gone of known.values()) await removeRow(gone);
+    await store.update(row.id, fieldsOf(entry));
+  }
+
+  /** Every indexed folder whose modification time changed is read again (and new folders in full). */
+  async function reconcile(): Promise<{ folders: number; changed: number }> {
+    const started = Date.now();
+    let folders = 0;
+    let changed = 0;
+    for (let after = 0; !stopped;) {
+      const page = await store.folders(after, 1000);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      for (const f of page) {
+        folders++;
+        const now = await scanEntry(realOf(f.path));
+        if (now && now.isDir && now.mtime === f.mtime && now.inode === f.inode) continue;
+        // Gone, replaced or changed: its row and children are brought in line (or removed).
+        const still = await store.get(f.path);
+        if (!still) continue; // removed with an ancestor meanwhile
+        changed++;
+        await syncPath(f.path, false);
+      }
+      await yieldLoop();
+    }
+    progress.updatedAt = Date.now();
+    if (changed) log?.info({ folders, changed, ms: Date.now() - started }, 'file index reconciled');
+    report();
+    return { folders, changed };
+  }
+
+  function announce(real: string, deep: boolean): void {
+    const rel = relOf(real);
+    if (rel === null || status === 'disabled') return;
+    pending.set(rel, (pending.get(rel) ?? false) || deep);
+    void drain();
+  }
+
+  function drain(): Promise<void> {
+    draining ??= enqueue(async () => {
+      while (pending.size > 0 && !stopped) {
+        const paths = [...pending].sort((a, b) => treeOrder(a[0], b[0]));
+        pending.clear();
+        for (const [rel, deep] of paths) await syncPath(rel, deep);
+      }
+    }).finally(() => (draining = undefined));
+    return draining;
+  }
+
+  function scheduleReconcile(): Promise<unknown> {
+    if (reconcileWanted) return queue;
+    reconcileWanted = true;
+    return enqueue(async () => {
+      reconcileWanted = false;
+      if (status === 'ready') await reconcile();
+    });
+  }
+
+  return {
+    /** Starts the index: a build or a reconciliation in the background, the watcher, the write hook. */
+    async start(): Promise<void> {
+      if (!opts.enabled) return;
+      const r = await realRoot(opts.root);
+      if (!r) {
+        status = 'disabled';
+        log?.warn({ root: opts.root }, 'the root does not exist: no file index');
+        return;
+      }
+      root = r;
+      offWrites = onWritten(announce);
+      const state = await store.state();
+      const ready = state.status === 'ready' && state.root === root;
+      nextId = (await store.maxId()) + 1;
+      if (ready) {
+        status = 'ready';
+        progress.entries = await store.count();
+      }
+      if (opts.watch !== false)
+        try {
+          watch = await watchTree(
+            root,
+            (paths) => paths.forEach((p) => announce(p, false)),
+            (err) => this.watchFailed(err),
+          );
+        } catch (err) {
+          log?.warn(
+            { err },
+            'no file-system watcher: the file index follows outside changes at reconciliations only',
+          );
+        }
+      if (ready) void scheduleReconcile();
+      else void enqueue(build);
+      if (opts.reconcileMs > 0) {
+        timer = setInterval(() => void scheduleReconcile(), opts.reconcileMs);
+        timer.unref();
+      }
+      report();
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      offWrites?.();
+      await watch?.close().catch(() => undefined);
+      await queue;
+    },
+    /** The watcher lost events (its queue overflowed, or it failed): reconcile with the disk. */
+    watchFailed(err: Error): Promise<unknown> {
+      log?.warn({ err }, 'file watcher error: reconciling the file index with the disk');
+      return scheduleReconcile();
+    },
+    /** Runs a reconciliation now (after any queued work) and resolves when it is done. */
+    reconcile: () => (status === 'ready' ? enqueue(reconcile) : Promise.resolve({ folders: 0, changed: 0 })),
+    get status(): IndexStatus {
+      return status;
+    },
+    progress: snapshot,
+    /** Resolves once the changes announced so far are in the index (the build does not count). */
+    async settled(): Promise<void> {
+      while (pending.size > 0 || draining) await (draining ?? drain());
+    },
+    /** The announced-write hook, for callers outside fs/ (tests). */
+    announce,
+    /**
+     * Entries below the real folder `dir` whose lower-cased name may contain one of `terms`
+     * (each lower-cased; null = every entry), in tree order; null when the index cannot answer
+     * (not ready, or `dir` is not below the indexed root).
+     */
+    async search(dir: string, terms: readonly string[] | null): Promise<IndexHit[] | null> {
+      if (status !== 'ready') return null;
+      const prefix = relOf(dir);
+      if (prefix === null) return null;
+      await this.settled();
+      // Trigrams need 3 characters: a shorter term reads every name below the folder.
+      const usable = terms && terms.length > 0 && terms.every((t) => [...t].length >= 3) ? terms : null;
+      const hits: IndexHit[] = [];
+      for (let after = 0; ;) {
+        const page = await store.search(prefix, usable, after, SEARCH_PAGE);
+        for (const r of page)
+          hits.push({
+            rel: r.path.slice(prefix.length + 1),
+            name: r.name,
+            isDir: r.is_dir === 1,
+            isLink: r.is_link === 1,
+          });
+        if (page.length < SEARCH_PAGE) break;
+        after = page[page.length - 1]!.id;
+      }
+      return hits.sort((a, b) => treeOrder(a.rel, b.rel));
+    },
+    /**
+     * The recursive size of the real folder `dir` and of each of its direct children (for
+     * listings, the info prompt, quotas and a disk-usage picture); null when the index cannot
+     * answer (disabled, building, or `dir` not an indexed folder).
+     */
+    async folderSizes(dir: string): Promise<FolderSizes | null> {
+      if (status !== 'ready') return null;
+      const rel = relOf(dir);
+      if (rel === null) return null;
+      await this.settled();
+      const row = await store.get(rel);
+      if (!row || row.is_dir !== 1) return null;
+      const children = new Map((await store.children(row.id)).map((c) => [c.name, Number(c.tree_size)]));
+      return { size: Number(row.tree_size), children };
+    },
+    /** The app's logger, set once the app exists (services are built before it). */
+    useLogger(l: Log): void {
+      log ??= l;
+    },
+    /** The root's real path ('' before start). */
+    get root(): string {
+      return root;
+    },
+  };
+}
+
+export type IndexService = ReturnType<typeof createIndexService>;

@@ -1,0 +1,190 @@
+/**
+ * The only SQL about the file index (migration 013), for both engines. SQLite runs prepared
+ * better-sqlite3 statements in short transactions (a batch of rows at a time, so a build never
+ * holds the event loop long); PostgreSQL runs the same work through Kysely.
+ */
+import { sql, type Kysely } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Db } from '../../db/index.js';
+import type { Database, FileIndexTable } from '../../db/schema.js';
+
+export type IndexRow = FileIndexTable;
+export type RowFields = Pick<IndexRow, 'is_dir' | 'is_link' | 'size' | 'mtime' | 'inode'>;
+export interface HitRow {
+  id: number;
+  path: string;
+  name: string;
+  is_dir: number;
+  is_link: number;
+}
+
+export interface IndexStore {
+  state(): Promise<Record<string, string>>;
+  setState(values: Record<string, string>): Promise<void>;
+  /** Removes every row (a new build). */
+  clear(): Promise<void>;
+  maxId(): Promise<number>;
+  count(): Promise<number>;
+  insert(rows: readonly IndexRow[]): Promise<void>;
+  get(path: string): Promise<IndexRow | undefined>;
+  children(parent: number): Promise<IndexRow[]>;
+  update(id: number, fields: RowFields & { tree_size?: number }): Promise<void>;
+  setTreeSizes(pairs: readonly (readonly [number, number])[]): Promise<void>;
+  /** Adds `delta` to the tree size of each row named (the ancestors of a change). */
+  addTreeSize(paths: readonly string[], delta: number): Promise<void>;
+  /** Removes the row at `path` and every row below it. */
+  deleteSubtree(path: string): Promise<void>;
+  /**
+   * Up to `limit` rows strictly below `prefix` ("" = the root) with an id above `after`, by id;
+   * with `terms`, only rows whose lower-cased name may contain one of them (each at least 3
+   * characters; the caller checks the exact rule).
+   */
+  search(prefix: string, terms: readonly string[] | null, after: number, limit: number): Promise<HitRow[]>;
+  /** Folders by id after `after` (reconciliation). */
+  folders(after: number, limit: number): Promise<IndexRow[]>;
+}
+
+/** Bounds of the rows strictly below `prefix`: path ≥ lo and path < hi ('0' follows '/'). */
+function below(prefix: string): [string, string] {
+  return [`${prefix}/`, `${prefix}0`];
+}
+
+const COLUMNS = 'id, parent, path, name, is_dir, is_link, size, tree_size, mtime, inode';
+
+function ftsPhrase(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+function sqliteStore(h: SQLite.Database): IndexStore {
+  const st = {
+    state: h.prepare('SELECT key, value FROM file_index_state'),
+    setState: h.prepare('INSERT INTO file_index_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    maxId: h.prepare('SELECT coalesce(max(id), 0) AS m FROM file_index'),
+    count: h.prepare('SELECT count(*) AS n FROM file_index'),
+    insert: h.prepare(`INSERT OR REPLACE INTO file_index (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    get: h.prepare(`SELECT ${COLUMNS} FROM file_index WHERE path = ?`),
+    children: h.prepare(`SELECT ${COLUMNS} FROM file_index WHERE parent = ?`),
+    update: h.prepare('UPDATE file_index SET is_dir = ?, is_link = ?, size = ?, mtime = ?, inode = ?, tree_size = coalesce(?, tree_size) WHERE id = ?'),
+    treeSize: h.prepare('UPDATE file_index SET tree_size = ? WHERE id = ?'),
+    addTree: h.prepare('UPDATE file_index SET tree_size = tree_size + ? WHERE path = ?'),
+    delOne: h.prepare('DELETE FROM file_index WHERE path = ?'),
+    delBelow: h.prepare('DELETE FROM file_index WHERE path >= ? AND path < ?'),
+    scan: h.prepare('SELECT id, path, name, is_dir, is_link FROM file_index WHERE path >= ? AND path < ? AND id > ? ORDER BY id LIMIT ?'),
+    fts: h.prepare(
+      'SELECT f.id, f.path, f.name, f.is_dir, f.is_link FROM file_index_names n JOIN file_index f ON f.id = n.rowid WHERE file_index_names MATCH ? AND n.rowid > ? AND f.path >= ? AND f.path < ? ORDER BY n.rowid LIMIT ?',
+    ),
+    folders: h.prepare(`SELECT ${COLUMNS} FROM file_index WHERE is_dir = 1 AND id > ? ORDER BY id LIMIT ?`),
+  };
+  const insertAll = h.transaction((rows: readonly IndexRow[]) => {
+    for (const r of rows) st.insert.run(r.id, r.parent, r.path, r.name, r.is_dir, r.is_link, r.size, r.tree_size, r.mtime, r.inode);
+  });
+  const treeSizes = h.transaction((pairs: readonly (readonly [number, number])[]) => {
+    for (const [id, size] of pairs) st.treeSize.run(size, id);
+  });
+  const addTree = h.transaction((paths: readonly string[], delta: number) => {
+    for (const p of paths) st.addTree.run(delta, p);
+  });
+  const del = h.transaction((p: string) => {
+    st.delOne.run(p);
+    st.delBelow.run(...below(p));
+  });
+  const setState = h.transaction((values: Record<string, string>) => {
+    for (const [k, v] of Object.entries(values)) st.setState.run(k, v);
+  });
+  return {
+    state: async () => Object.fromEntries((st.state.all() as { key: string; value: string }[]).map((r) => [r.key, r.value])),
+    setState: async (v) => void setState(v),
+    clear: async () => {
+      // The FTS table is emptied with its content (one statement each, not a trigger per row).
+      h.exec("DELETE FROM file_index; INSERT INTO file_index_names(file_index_names) VALUES ('delete-all')");
+    },
+    maxId: async () => (st.maxId.get() as { m: number }).m,
+    count: async () => (st.count.get() as { n: number }).n,
+    insert: async (rows) => void insertAll(rows),
+    get: async (p) => st.get.get(p) as IndexRow | undefined,
+    children: async (id) => st.children.all(id) as IndexRow[],
+    update: async (id, f) => void st.update.run(f.is_dir, f.is_link, f.size, f.mtime, f.inode, f.tree_size ?? null, id),
+    setTreeSizes: async (pairs) => void treeSizes(pairs),
+    addTreeSize: async (paths, delta) => void (delta !== 0 && addTree(paths, delta)),
+    deleteSubtree: async (p) => void del(p),
+    search: async (prefix, terms, after, limit) => {
+      const [lo, hi] = below(prefix);
+      if (terms) return st.fts.all(ftsPhrase(terms), after, lo, hi, limit) as HitRow[];
+      return st.scan.all(lo, hi, after, limit) as HitRow[];
+    },
+    folders: async (after, limit) => st.folders.all(after, limit) as IndexRow[],
+  };
+}
+
+const likeEscape = (t: string) => `%${t.replace(/[\\%_]/g, '\\$&')}%`;
+
+function pgStore(k: Kysely<Database>): IndexStore {
+  const rowsOf = async <R>(q: ReturnType<typeof sql<R>>) => (await q.execute(k)).rows;
+  return {
+    state: async () => Object.fromEntries((await k.selectFrom('file_index_state').selectAll().execute()).map((r) => [r.key, r.value])),
+    setState: async (values) => {
+      for (const [key, value] of Object.entries(values))
+        await k.insertInto('file_index_state').values({ key, value }).onConflict((c) => c.column('key').doUpdateSet({ value })).execute();
+    },
+    clear: async () => void (await sql`TRUNCATE file_index`.execute(k)),
+    maxId: async () => Number((await rowsOf(sql<{ m: number }>`SELECT coalesce(max(id), 0) AS m FROM file_index`))[0]?.m ?? 0),
+    count: async () => Number((await rowsOf(sql<{ n: number }>`SELECT count(*) AS n FROM file_index`))[0]?.n ?? 0),
+    insert: async (rows) => {
+      if (rows.length === 0) return;
+      await k
+        .insertInto('file_index')
+        .values([...rows])
+        .onConflict((c) =>
+          c.column('path').doUpdateSet((eb) => ({
+            id: eb.ref('excluded.id'),
+            parent: eb.ref('excluded.parent'),
+            is_dir: eb.ref('excluded.is_dir'),
+            is_link: eb.ref('excluded.is_link'),
+            size: eb.ref('excluded.size'),
+            tree_size: eb.ref('excluded.tree_size'),
+            mtime: eb.ref('excluded.mtime'),
+            inode: eb.ref('excluded.inode'),
+          })),
+        )
+        .execute();
+    },
+    get: async (p) => k.selectFrom('file_index').selectAll().where('path', '=', p).executeTakeFirst(),
+    children: async (id) => k.selectFrom('file_index').selectAll().where('parent', '=', id).execute(),
+    update: async (id, f) => {
+      await k
+        .updateTable('file_index')
+        .set({ is_dir: f.is_dir, is_link: f.is_link, size: f.size, mtime: f.mtime, inode: f.inode, ...(f.tree_size === undefined ? {} : { tree_size: f.tree_size }) })
+        .where('id', '=', id)
+        .execute();
+    },
+    setTreeSizes: async (pairs) => {
+      for (let i = 0; i < pairs.length; i += 1000) {
+        const part = pairs.slice(i, i + 1000);
+        const ids = part.map((p) => p[0]);
+        const sizes = part.map((p) => p[1]);
+        await sql`UPDATE file_index f SET tree_size = v.s FROM unnest(${ids}::bigint[], ${sizes}::bigint[]) AS v(i, s) WHERE f.id = v.i`.execute(k);
+      }
+    },
+    addTreeSize: async (paths, delta) => {
+      if (delta === 0 || paths.length === 0) return;
+      await sql`UPDATE file_index SET tree_size = tree_size + ${delta} WHERE path = ANY(${[...paths]}::text[])`.execute(k);
+    },
+    deleteSubtree: async (p) => {
+      const [lo, hi] = below(p);
+      await sql`DELETE FROM file_index WHERE path = ${p} OR (path COLLATE "C" >= ${lo} AND path COLLATE "C" < ${hi})`.execute(k);
+    },
+    search: async (prefix, terms, after, limit) => {
+      const [lo, hi] = below(prefix);
+      const names = terms ? sql`AND (${sql.join(terms.map((t) => sql`lower(name) LIKE ${likeEscape(t)} ESCAPE '\\'`), sql` OR `)})` : sql``;
+      return rowsOf(
+        sql<HitRow>`SELECT id, path, name, is_dir, is_link FROM file_index
+          WHERE path COLLATE "C" >= ${lo} AND path COLLATE "C" < ${hi} AND id > ${after} ${names} ORDER BY id LIMIT ${limit}`,
+      );
+    },
+    folders: async (after, limit) => k.selectFrom('file_index').selectAll().where('is_dir', '=', 1).where('id', '>', after).orderBy('id').limit(limit).execute(),
+  };
+}
+
+export function createIndexStore(db: Db): IndexStore {
+  return db.sqlite ? sqliteStore(db.sqlite) : pgStore(db.kysely);
+}
