@@ -1,0 +1,179 @@
+/**
+ * The file index stays fresh (docs/api.md §24): Coffer's own writes at once, outside changes
+ * within 2 s (the watcher), changes made while the server was stopped at the next start, lost
+ * watcher events (an overflowed queue) by the reconciliation; folder sizes follow; the trash's
+ * items leave the index and come back with a restore. SQLite, and PostgreSQL with
+ * COFFER_TEST_PG_URL.
+ */
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './harness.js';
+
+type Hit = { dir: boolean; path: string };
+type Listing = { items: { name: string; isDir: boolean; size: number; folderSize?: number }[] };
+
+async function waitReady(srv: TestServer): Promise<void> {
+  for (let i = 0; i < 400 && srv.deps.index.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(srv.deps.index.status).toBe('ready');
+}
+
+async function search(srv: TestServer, token: string, query: string, from = '/'): Promise<string[]> {
+  const res = await srv.fetch(`/api/search${from}?query=${encodeURIComponent(query)}`, { token });
+  expect(res.status).toBe(200);
+  return (await res.text())
+    .split('\n')
+    .filter((l) => l)
+    .map((l) => (JSON.parse(l) as Hit).path);
+}
+
+async function folderSize(srv: TestServer, token: string, parent: string, name: string): Promise<number | undefined> {
+  const res = await srv.fetch(`/api/resources${parent}`, { token });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as Listing).items.find((i) => i.name === name)?.folderSize;
+}
+
+/** Polls `probe` until it returns true; fails after `ms`. Returns the time it took. */
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await probe()) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('outside changes (the watcher)', () => {
+  let srv: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    srv = await startServer({ disableIndex: false });
+    token = await srv.login();
+    await waitReady(srv);
+  });
+  afterAll(() => srv?.close());
+
+  it('sees a created, renamed and deleted file in search and folder sizes within 2 s', async () => {
+    await mkdir(path.join(srv.root, 'outside/deep'), { recursive: true });
+    await writeFile(path.join(srv.root, 'outside/deep/zebra-alpha.txt'), 'x'.repeat(1000));
+    await within(2000, async () => (await search(srv, token, 'zebra')).includes('outside/deep/zebra-alpha.txt'));
+    await within(2000, async () => (await folderSize(srv, token, '/', 'outside')) === 1000);
+
+    await rename(path.join(srv.root, 'outside/deep/zebra-alpha.txt'), path.join(srv.root, 'outside/zebra-beta.txt'));
+    await within(2000, async () => {
+      const hits = await search(srv, token, 'zebra');
+      return hits.length === 1 && hits[0] === 'outside/zebra-beta.txt';
+    });
+    await writeFile(path.join(srv.root, 'outside/zebra-beta.txt'), 'x'.repeat(300));
+    await within(2000, async () => (await folderSize(srv, token, '/', 'outside')) === 300);
+
+    await rm(path.join(srv.root, 'outside'), { recursive: true });
+    await within(2000, async () => (await search(srv, token, 'zebra')).length === 0);
+  });
+
+  it('answers GET /api/index to admins only', async () => {
+    expect((await srv.fetch('/api/index')).status).toBe(401);
+    const u = await srv.createUser({ perm: { admin: false } });
+    expect((await srv.fetch('/api/index', { token: await srv.login(u.username, u.password) })).status).toBe(403);
+    const res = await srv.fetch('/api/index', { token });
+    expect(res.status).toBe(200);
+    const p = (await res.json()) as { status: string; entries: number; percent: number; updatedAt: string };
+    expect(p.status).toBe('ready');
+    expect(p.percent).toBe(100);
+    expect(p.entries).toBeGreaterThanOrEqual(1);
+    const metrics = await (await srv.fetch('/metrics')).text();
+    expect(metrics).toMatch(/coffer_index_ready\{[^}]*\} 1/);
+  });
+});
+
+describe("Coffer's own writes (no watcher: they alone update the index)", () => {
+  let srv: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    srv = await startServer({ disableIndex: false }, { indexWatch: false });
+    token = await srv.login();
+    await waitReady(srv);
+  });
+  afterAll(() => srv?.close());
+
+  const post = (p: string, body: string) => srv.fetch(`/api/resources${p}?override=false`, { method: 'POST', token, body });
+
+  it('upload, folder, save, rename, copy, delete and restore show at once in search and sizes', async () => {
+    expect((await post('/own/', '')).status).toBe(200);
+    expect((await post('/own/kiwi-one.txt', 'x'.repeat(10))).status).toBe(200);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own/kiwi-one.txt']);
+    expect(await folderSize(srv, token, '/', 'own')).toBe(10);
+
+    expect((await srv.fetch('/api/resources/own/kiwi-one.txt', { method: 'PUT', token, body: 'x'.repeat(25) })).status).toBe(200);
+    expect(await folderSize(srv, token, '/', 'own')).toBe(25);
+
+    expect((await srv.fetch('/api/resources/own/kiwi-one.txt?action=rename&destination=%2Fown%2Fsub%2Fkiwi-two.txt', { method: 'PATCH', token })).status).toBe(200);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own/sub/kiwi-two.txt']);
+
+    expect((await srv.fetch('/api/resources/own?action=copy&destination=%2Fown-copy', { method: 'PATCH', token })).status).toBe(200);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own/sub/kiwi-two.txt', 'own-copy/sub/kiwi-two.txt']);
+    expect(await folderSize(srv, token, '/', 'own-copy')).toBe(25);
+
+    // The trash lives in the data dir: a trashed item leaves the index, a restored one comes back.
+    expect((await srv.fetch('/api/resources/own-copy', { method: 'DELETE', token })).status).toBe(204);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own/sub/kiwi-two.txt']);
+    expect(await folderSize(srv, token, '/', 'own-copy')).toBeUndefined();
+    const trash = (await (await srv.fetch('/api/trash', { token })).json()) as { items: { id: string }[] };
+    expect(trash.items).toHaveLength(1);
+    expect((await srv.fetch(`/api/trash/${trash.items[0]!.id}/restore`, { method: 'POST', token, json: {} })).status).toBe(200);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own/sub/kiwi-two.txt', 'own-copy/sub/kiwi-two.txt']);
+    expect(await folderSize(srv, token, '/', 'own-copy')).toBe(25);
+  });
+
+  it('an overflowed watcher is repaired by the reconciliation', async () => {
+    // Changes the watcher never reports (it is off here: the events are lost, as in an overflow).
+    await mkdir(path.join(srv.root, 'lost/inner'), { recursive: true });
+    await writeFile(path.join(srv.root, 'lost/inner/mango.txt'), 'x'.repeat(40));
+    await rm(path.join(srv.root, 'own/sub/kiwi-two.txt'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await search(srv, token, 'mango')).toEqual([]);
+    await srv.deps.index.watchFailed(new Error('Event queue overflow'));
+    expect(await search(srv, token, 'mango')).toEqual(['lost/inner/mango.txt']);
+    expect(await search(srv, token, 'kiwi')).toEqual(['own-copy/sub/kiwi-two.txt']);
+    expect(await folderSize(srv, token, '/', 'lost')).toBe(40);
+    expect(await folderSize(srv, token, '/', 'own')).toBe(0);
+  });
+});
+
+describe('changes made while the server was stopped', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'coffer-index-restart-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('are found at the next start', async () => {
+    const root = path.join(dir, 'root');
+    await mkdir(path.join(root, 'keep/a'), { recursive: true });
+    await writeFile(path.join(root, 'keep/a/plum-old.txt'), 'x'.repeat(7));
+    const first = await startServer({ root, disableIndex: false });
+    await waitReady(first);
+    const database = first.config.database;
+    // Stopped without dropping its database (close() would drop a PostgreSQL one).
+    await first.app.close();
+    await first.deps.db.close();
+
+    await writeFile(path.join(root, 'keep/a/plum-new.txt'), 'x'.repeat(5));
+    await rm(path.join(root, 'keep/a/plum-old.txt'));
+    await mkdir(path.join(root, 'keep/b/c'), { recursive: true });
+    await writeFile(path.join(root, 'keep/b/c/plum-deep.txt'), 'x'.repeat(11));
+
+    const second = await startServer({ root, database, disableIndex: false }, { indexWatch: false });
+    try {
+      await waitReady(second);
+      const token = await second.login();
+      // No watcher here: only the start's reconciliation can find them.
+      await within(5000, async () => (await search(second, token, 'plum')).join() === 'keep/a/plum-new.txt,keep/b/c/plum-deep.txt');
+      expect(await folderSize(second, token, '/', 'keep')).toBe(16);
+    } finally {
+      await second.close();
+      await first.close().catch(() => undefined);
+    }
+  });
+});
