@@ -104,7 +104,6 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
 
   // --- connection state -------------------------------------------------------------------
   let up = false;
-  let lastError = '';
   let everUp = false;
   let warned = false;
   let closed = false;
@@ -116,7 +115,6 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   });
   const down = (reason: string) => {
     up = false;
-    lastError = reason;
     if (!warned && !closed) {
       warned = true;
       log.warn({ redis: 'down', reason }, 'Redis is unreachable: limits and upload locks count per instance until it is back');
@@ -283,7 +281,8 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
     },
     health() {
       if (up && client.status === 'ready') return { store: 'redis' };
-      return { store: 'redis', degraded: `Redis unreachable (${lastError || client.status}): limits and upload locks count per instance` };
+      // /ready is public: the reason (which names Redis's address) goes to the log only.
+      return { store: 'redis', degraded: 'Redis unreachable: limits and upload locks count per instance' };
     },
     attachLog(l) {
       log = l;
