@@ -39,7 +39,7 @@ export async function passkeyRoutes(fastify: FastifyInstance): Promise<void> {
   const { checkCurrentPassword } = createSignInChecks(fastify);
   const auth = createSigninService(app.deps);
   const rp = (req: FastifyRequest) => relyingParty(req, config.passkeyOrigin);
-  const optionsThrottle = createRequestThrottle(app.deps.shared.throttleStore('passkey-options', LOGIN_WINDOW_MS), {
+  const optionsThrottle = createRequestThrottle(app.deps.shared.throttleStore('passkey-options', LOGIN_WINDOW_MS, LOGIN_OPTIONS_LIMIT), {
     name: 'passkey-options',
     limit: LOGIN_OPTIONS_LIMIT,
   });
