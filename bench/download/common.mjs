@@ -213,3 +213,19 @@ export function sampleRss(pid, everyMs = 20) {
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+
+/**
+ * With `--workers N`: waits until N different workers have answered /metrics (one connection per
+ * request, so the primary hands them out in turn), i.e. every worker listens.
+ */
+export async function waitForWorkers(port, n, timeoutMs = 60_000) {
+  const seen = new Set();
+  const until = performance.now() + timeoutMs;
+  while (seen.size < n) {
+    if (performance.now() > until) throw new Error(`only ${seen.size} of ${n} workers answered`);
+    const res = await request(port, 'GET', '/metrics', undefined, { connection: 'close' }).catch(() => null);
+    const m = res && /^coffer_worker_info\{[^}]*worker="(\d+)"/m.exec(res.body.toString());
+    if (m) seen.add(m[1]);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+}

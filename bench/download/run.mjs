@@ -3,14 +3,29 @@
 // started by this script on loopback in the same run. Goals: 1 GiB at ≥ 90 % of the minimal
 // server's throughput; 4 KiB at ≥ 60 % of its req/s.
 //
-//   node bench/download/run.mjs [--seconds 10] [--runs 3] [--rounds 1] [--small] [--compare <other coffer.js>]
+//   node bench/download/run.mjs [--seconds 10] [--runs 3] [--rounds 1] [--small] [--workers] [--memory] [--compare <other coffer.js>]
 //   (after `npm run build`; needs curl and wrk). --small: the 4 KiB test only. --compare: also an
 //   older build (its server/bin/coffer.js, with server/dist beside it) in the same run.
+//   --workers (issue 24): Coffer with --workers 1 and --workers 2 against nginx in the same run
+//   (goal: 2 workers ≥ 1.5 × 1 worker on 4 KiB files), then bench/login with --workers 2 (goal:
+//   /health p99 < 50 ms during a login burst). --memory: the resident memory of Coffer (all its
+//   processes) holding 1,000 downloads open at once, per 1,000 downloads.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, median, startCoffer, startMinimalNode, startNginx } from './common.mjs';
+import { fmt, median, startCoffer, startMinimalNode, startNginx, waitForWorkers } from './common.mjs';
+import { measureMemory } from './memory.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,7 +35,9 @@ const SECONDS = arg('seconds', 10);
 const RUNS = arg('runs', 3);
 const ROUNDS = arg('rounds', 1);
 const SMALL_FILES = 1000;
-const SMALL_ONLY = process.argv.includes('--small');
+const WORKERS = process.argv.includes('--workers');
+const MEMORY = process.argv.includes('--memory');
+const SMALL_ONLY = process.argv.includes('--small') || WORKERS || MEMORY;
 const ci = process.argv.indexOf('--compare');
 const COMPARE = ci > 0 ? path.resolve(process.argv[ci + 1]) : undefined;
 
@@ -65,6 +82,88 @@ if (!SMALL_ONLY)
 
 const servers = [];
 try {
+  if (MEMORY) await measureMemory(dir, root);
+  else if (WORKERS) await compareWorkers(await startNginx(dir, root));
+  else await classic();
+} finally {
+  for (const s of servers.reverse()) await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** wrk's req/s for 4 KiB files × 64 clients against one server. */
+function smallRps(script, t) {
+  const out = execFileSync(
+    'wrk',
+    ['-t2', '-c64', `-d${SECONDS}s`, '-s', script, ...t.headers, `http://127.0.0.1:${t.port}/`],
+    {
+      env: { ...process.env, PREFIX: t.prefix },
+    },
+  ).toString();
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
+  if (errors) throw new Error(`${t.name}: ${errors} non-2xx answers`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+}
+
+/** --workers: nginx, Coffer --workers 1 and --workers 2 in turns; then the login burst on 2 workers. */
+async function compareWorkers(nginx) {
+  servers.push(nginx);
+  const targets = [{ name: 'nginx', port: nginx.port, prefix: '', headers: [] }];
+  for (const n of [1, 2]) {
+    mkdirSync(path.join(dir, `w${n}`));
+    const c = await startCoffer(path.join(dir, `w${n}`), root, ['--workers', String(n)]);
+    servers.push(c);
+    await waitForWorkers(c.port, n);
+    targets.push({
+      name: `Coffer --workers ${n}`,
+      port: c.port,
+      prefix: '/api/raw',
+      headers: ['-H', `X-Auth: ${c.token}`],
+    });
+  }
+  const script = path.join(dir, 'small.lua');
+  writeFileSync(
+    script,
+    `local prefix = os.getenv("PREFIX") or ""
+request = function()
+  return wrk.format("GET", string.format("%s/small/f%04d.bin", prefix, math.random(0, ${SMALL_FILES - 1})))
+end
+`,
+  );
+  const rps = Object.fromEntries(targets.map((t) => [t.name, []]));
+  for (let r = 0; r < ROUNDS; r++) for (const t of targets) rps[t.name].push(smallRps(script, t));
+  const small = Object.fromEntries(targets.map((t) => [t.name, median(rps[t.name])]));
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(
+    `download --small --workers: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load ${load}`,
+  );
+  console.log('| server | 4 KiB × 64 clients (req/s) | vs nginx | every run |');
+  console.log('|---|---|---|---|');
+  for (const t of targets) {
+    console.log(
+      `| ${t.name} | ${fmt(small[t.name], 0)} | ${fmt((100 * small[t.name]) / small.nginx, 0)} % | ${rps[t.name].map((x) => fmt(x, 0)).join(', ')} |`,
+    );
+  }
+  const ratio = small['Coffer --workers 2'] / small['Coffer --workers 1'];
+  console.log(`goal: --workers 2 ≥ 1.5 × --workers 1: ${fmt(ratio, 2)} × ${ratio >= 1.5 ? 'met' : 'MISSED'}`);
+  if (ratio < 1.5) process.exitCode = 1;
+  // The download servers stop first: the login burst has the machine to itself.
+  for (const s of servers.splice(0).reverse()) await s.stop();
+  const login = spawnSync(
+    process.execPath,
+    [
+      path.join(path.dirname(fileURLToPath(import.meta.url)), '../login/run.mjs'),
+      '--workers',
+      '2',
+      '--seconds',
+      String(Math.max(10, SECONDS)),
+    ],
+    { stdio: 'inherit' },
+  );
+  if (login.status !== 0) process.exitCode = 1;
+}
+
+/** The 1 GiB and 4 KiB comparisons with the minimal Node server. */
+async function classic() {
   const nginx = await startNginx(dir, root);
   servers.push(nginx);
   const node = await startMinimalNode(root);
@@ -161,7 +260,4 @@ end
   const okBig = SMALL_ONLY || big.Coffer >= 0.9 * big[base];
   const okSmall = small.Coffer >= 0.6 * small[base];
   console.log(`goals: 1 GiB ≥ 90 % ${okBig ? 'met' : 'MISSED'}; 4 KiB ≥ 60 % ${okSmall ? 'met' : 'MISSED'}`);
-} finally {
-  for (const s of servers.reverse()) await s.stop();
-  rmSync(dir, { recursive: true, force: true });
 }

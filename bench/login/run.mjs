@@ -3,13 +3,15 @@
 // never throttled, S30/S83) for D seconds, while a poller measures GET /health. The point:
 // argon2id verification runs on libuv's pool, so /health must stay fast (goal p99 < 50 ms).
 //
-//   node bench/login/run.mjs [--clients 50] [--seconds 20]   (after `npm run build`)
+//   node bench/login/run.mjs [--clients 50] [--seconds 20] [--workers 1]   (after `npm run build`)
+//   --workers N: the server runs N request processes (docs/deployment.md); /health is polled on
+//   one kept-alive connection, so it measures the worker that connection reached.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { ADMIN, freePort, repo } from '../download/common.mjs';
+import { ADMIN, freePort, repo, waitForWorkers } from '../download/common.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,6 +20,7 @@ const arg = (name, dflt) => {
 const CLIENTS = arg('clients', 50);
 const SECONDS = arg('seconds', 20);
 const HEALTH_EVERY_MS = 20;
+const WORKERS = arg('workers', 1);
 
 const bin = path.join(repo, 'server/bin/coffer.js');
 if (!existsSync(path.join(repo, 'server/dist/main.js'))) {
@@ -49,7 +52,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-login-'));
 const port = await freePort();
 const server = spawn(
   process.execPath,
-  [bin, 'serve', '--root', path.join(dir, 'root'), '--database', path.join(dir, 'coffer.db'), '--address', '127.0.0.1', '--port', String(port)],
+  [bin, 'serve', '--root', path.join(dir, 'root'), '--database', path.join(dir, 'coffer.db'), '--address', '127.0.0.1', '--port', String(port), '--workers', String(WORKERS)],
   {
     cwd: dir,
     env: { ...process.env, COFFER_ADMIN_USERNAME: ADMIN.username, COFFER_ADMIN_PASSWORD: ADMIN.password },
@@ -83,6 +86,7 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  if (WORKERS > 1) await waitForWorkers(port, WORKERS);
   const body = JSON.stringify({ ...ADMIN, recaptcha: '' });
   const loginAgent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const check = await request(loginAgent, port, 'POST', '/api/login', body);
@@ -137,7 +141,7 @@ try {
     healthIdleMs: { p50: fmt(pct(idle, 50)), p99: fmt(pct(idle, 99)) },
     healthDuringMs: { samples: healthMs.length, p50: fmt(pct(healthMs, 50)), p99: fmt(pct(healthMs, 99)), max: fmt(healthMs.at(-1)) },
   };
-  console.log(`login: ${CLIENTS} clients for ${result.seconds}s on ${result.cpus} CPUs (${result.node})`);
+  console.log(`login: ${CLIENTS} clients for ${result.seconds}s on ${result.cpus} CPUs (${result.node}), --workers ${WORKERS}`);
   console.log(`  POST /api/login  ${result.loginPerSecond} req/s  p50 ${result.loginMs.p50} ms  p99 ${result.loginMs.p99} ms  max ${result.loginMs.max} ms  statuses ${JSON.stringify(statuses)}  errors ${errors}`);
   console.log(`  GET /health idle p50 ${result.healthIdleMs.p50} ms  p99 ${result.healthIdleMs.p99} ms`);
   console.log(`  GET /health during the burst (${healthMs.length} samples)  p50 ${result.healthDuringMs.p50} ms  p99 ${result.healthDuringMs.p99} ms  max ${result.healthDuringMs.max} ms  (goal p99 < 50 ms)`);

@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, FILEBROWSER_CONFIG_NAMES, loadConfig, resolveConfig } from './config/load.js';
 import { OPTIONS, envName } from './config/schema.js';
-import { createDeps, logFirstRun, VERSION } from './services.js';
+import cluster from 'node:cluster';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { createDeps, logFirstRun, prepareFirstStart, VERSION, type Deps } from './services.js';
+import type { App } from './app.js';
+import type { ServerConfig } from './config/schema.js';
+import { parseWorkers, setRequestProcesses } from './cluster/budget.js';
+import { runPrimary, workerRole } from './cluster/primary.js';
+import { createIpcShared } from './cluster/ipc.js';
 import { openDb } from './db/index.js';
 import { createSettingsRepository } from './features/settings/repository.js';
 import { registerAdminCommands } from './cli/index.js';
@@ -67,7 +75,22 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   // The config file may hold secrets (a metrics token, a password): never served, never in a sandbox.
   if (configFile) await reservePath(configFile);
   const explicitServer = Object.fromEntries(OPTIONS.filter((o) => o.stored && loaded.explicit[o.key] !== undefined).map((o) => [o.key, loaded.explicit[o.key]]));
-  const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST }, explicitServer);
+  const workers = parseWorkers(config.workers) ?? 1;
+  if (workers > 1 && cluster.isPrimary) return servePrimary(config, workers, explicitServer);
+  // A worker of `--workers N` (cluster/primary.ts): its share of the box, the primary's throttles,
+  // and the sweeps only in slot 1.
+  const role = workerRole();
+  if (role) setRequestProcesses(role.count);
+  const duties = !role || role.slot === 1;
+  // With --redis-url the workers share through Redis like separate instances; else through the primary.
+  const clusterOptions = role
+    ? {
+        ...(config.redisUrl ? {} : { shared: createIpcShared(process as unknown as Parameters<typeof createIpcShared>[0], (m) => process.emitWarning(m)) }),
+        duties,
+        worker: role.slot,
+      }
+    : {};
+  const { deps, firstRun } = await createDeps(config, { webDist: WEB_DIST, ...clusterOptions }, explicitServer);
   // Loaded here so the admin sub-commands start without the HTTP stack.
   const { buildApp, loggerOptions } = await import('./app.js');
   const https = config.cert && config.key ? { cert: await readFile(config.cert), key: await readFile(config.key) } : undefined;
@@ -79,13 +102,20 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
     if (h.degraded) app.log.warn({ redis: 'down' }, 'Redis is unreachable at start: limits and upload locks count per instance until it is reachable');
     else app.log.info({ redis: 'up' }, 'Redis connected: limits, upload locks and invalidation are shared');
   }
+  // With --workers N, the start's notices come once, from slot 1.
+  if (duties) await logStartNotices(app, deps, config, loaded.warnings, configFile, chosenConfig);
+  await listen(app, deps, config);
+}
+
+function logStartNotices(app: App, deps: Deps, config: ServerConfig, warnings: string[], configFile: string | undefined, chosenConfig: string | undefined): Promise<void> {
+  return (async () => {
   if (configFile && chosenConfig) app.log.info({ configFile }, 'config file read');
   // Found by File Browser's search (./, $HOME, /etc/filebrowser), not chosen: a file there can set
   // the root or the address, so it is named loudly (docs/configuration.md).
   else if (configFile) {
     app.log.warn({ configFile }, `config file ${configFile} found by File Browser's search and read; pass -c to choose one`);
   }
-  for (const warning of loaded.warnings) app.log.warn(warning);
+  for (const warning of warnings) app.log.warn(warning);
   if (deps.ffmpeg) app.log.info({ ffmpeg: deps.ffmpeg.path, version: deps.ffmpeg.version }, 'video thumbnails on: ffmpeg found');
   else if (config.ffmpegPath) app.log.info({ ffmpegPath: config.ffmpegPath }, 'video thumbnails off: ffmpeg not found or not working (install ffmpeg or set --ffmpeg-path)');
   else app.log.info('video thumbnails off: --ffmpeg-path is empty');
@@ -107,6 +137,10 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   // S71: a shell interprets everything after the checked first word.
   const { shell } = await deps.settings.settings();
   if (shellInEffect(shell)) app.log.warn({ shell }, `settings.shell is set: ${config.disableExec ? 'once command execution is enabled, ' : ''}every user with the execute permission can run anything through it`);
+  })();
+}
+
+async function listen(app: App, deps: Deps, config: ServerConfig): Promise<void> {
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -129,6 +163,8 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  // A worker whose primary is gone (killed, crashed) stops too rather than serve on alone.
+  if (cluster.isWorker) process.once('disconnect', () => void stop('primary gone'));
 
   if (config.socket) {
     await app.listen({ path: config.socket });
@@ -136,6 +172,26 @@ async function serve(opts: Record<string, unknown>): Promise<void> {
   } else {
     await app.listen({ host: config.address, port: config.port });
   }
+}
+
+/**
+ * The primary of `--workers N`: the database's migrations and the first admin once, here, before
+ * any worker starts (the workers then find both done), then the workers (cluster/primary.ts).
+ */
+async function servePrimary(config: ServerConfig, count: number, explicitServer: Partial<ServerConfig>): Promise<void> {
+  const log = primaryLogger(config);
+  const firstRun = await prepareFirstStart(config, explicitServer);
+  logFirstRun(log as unknown as FastifyBaseLogger, firstRun);
+  const code = await runPrimary({ count, log, shutdownTimeout: config.shutdownTimeout });
+  log.info({ code }, 'stopped');
+  process.exit(code);
+}
+
+/** The primary's log lines: the destination of --log, the workers' format. */
+function primaryLogger(config: ServerConfig): Logger {
+  if (config.log === '') return pino({ enabled: false });
+  const dest = config.log === 'stdout' ? 1 : config.log === 'stderr' ? 2 : config.log;
+  return pino({ base: { pid: process.pid, role: 'primary' } }, pino.destination({ dest, sync: true }));
 }
 
 export function buildCli(): Command {

@@ -34,6 +34,7 @@ import { createDavRepository } from './features/webdav/repository.js';
 import { createTrashService, type TrashService } from './features/trash/service.js';
 import { createIndexService, type IndexService } from './features/index/service.js';
 import { createIndexStore } from './features/index/store.js';
+import { shareOf } from './cluster/budget.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -50,6 +51,13 @@ export interface AppOptions {
   publicUploadsPerAddress: number;
   /** The file index's watcher (tests turn it off to lose events on purpose). */
   indexWatch: boolean;
+  /**
+   * This process runs the box's periodic sweeps (expired uploads, shares, trash retention). With
+   * `--workers N` one worker does (cluster/primary.ts); the others only serve.
+   */
+  duties: boolean;
+  /** The worker slot of `--workers N` (1…N), 0 for a process alone; /metrics names it. */
+  worker: number;
 }
 
 export interface Deps {
@@ -171,6 +179,22 @@ async function reserveOwnFiles(config: ServerConfig): Promise<void> {
   await reservePath((await chooseDataDir(config)).dir);
 }
 
+/**
+ * The first start's work for `--workers N`, in the primary before any worker is forked: the
+ * database schema (openDb migrates), the settings, signing key and first admin (initialise). The
+ * workers then find it done. A start refused for its sandbox is refused here already.
+ */
+export async function prepareFirstStart(config: ServerConfig, explicitServer: Partial<ServerConfig> = {}): Promise<FirstRun | null> {
+  await mkdir(path.resolve(config.root), { recursive: true });
+  await createConfinement(config);
+  const db = await openDb(config.database);
+  try {
+    return await initialise(db, config, explicitServer);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Opens the database and builds every service the app needs. */
 export async function createDeps(
   config: ServerConfig,
@@ -201,10 +225,22 @@ export async function createDeps(
   }
   shared ??= createMemoryShared();
   const loginThrottle = createLoginThrottle(shared.throttleStore('login', LOGIN_WINDOW_MS));
-  const opts: AppOptions = { failureDelayMs: 1000, fetch: globalThis.fetch, version: VERSION, webDist: '', jobHeartbeatMs: JOB_HEARTBEAT_MS, publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS, indexWatch: true, ...appOptions };
+  const opts: AppOptions = {
+    failureDelayMs: 1000,
+    fetch: globalThis.fetch,
+    version: VERSION,
+    webDist: '',
+    jobHeartbeatMs: JOB_HEARTBEAT_MS,
+    publicUploadsPerAddress: PUBLIC_UPLOADS_PER_ADDRESS,
+    duties: true,
+    worker: 0,
+    indexWatch: true,
+    ...appOptions,
+  };
   const jobs = createJobService({
     repo: createJobRepository(db),
-    limits: { perUser: config.jobsPerUser, total: config.jobs },
+    // --jobs is for the box; --jobs-per-user counts in the database, over every process.
+    limits: { perUser: config.jobsPerUser, total: shareOf(config.jobs) },
     heartbeatMs: opts.jobHeartbeatMs,
   });
   // Jobs a stopped process left "running" are marked failed before anything else is served, and
@@ -214,6 +250,7 @@ export async function createDeps(
   const jobStagingLedger = path.join((await chooseDataDir(config)).dir, 'job-staging');
   await sweepStaging(jobStagingLedger, (id) => jobs.isUnfinished(id));
   const metrics = createMetrics({
+    worker: opts.worker,
     cluster: {
       sessions: () => tokens.countActive(),
       users: () => users.count(),
@@ -253,7 +290,10 @@ export async function createDeps(
     index: createIndexService({
       store: createIndexStore(db),
       root: config.root,
-      enabled: !config.disableIndex,
+      // With --workers N one process builds the index, watches the root and reconciles (its watcher
+      // sees the other workers' writes too); the others search by walking. Several processes each
+      // building one index would write the same rows twice (docs/deployment.md).
+      enabled: !config.disableIndex && opts.duties,
       reconcileMs: config.indexReconcileInterval * 1000,
       watch: opts.indexWatch,
       onProgress: (p) => {
@@ -262,7 +302,10 @@ export async function createDeps(
         metrics.indexReady.set(p.status === 'ready' ? 1 : 0);
       },
     }),
-    archiveSlots: createArchiveSlots({ perClient: config.archiveDownloadsPerUser, total: config.archiveDownloads }),
+    // The total is for the box: with --workers N each process admits its part (cluster/budget.ts).
+    // The per-client count stays whole in each process: split, a client's second download could be
+    // refused by the process that happens to hold its first while the box is under its limit.
+    archiveSlots: createArchiveSlots({ perClient: config.archiveDownloadsPerUser, total: shareOf(config.archiveDownloads) }),
     jobs,
     jobStagingLedger,
     confinement,

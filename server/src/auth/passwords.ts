@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import { COMMON_PASSWORDS } from './common-passwords.js';
+import { shareOf } from '../cluster/budget.js';
 import { BadRequest } from '../http/errors.js';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes); hashing runs on libuv's pool, off the event loop.
@@ -12,14 +13,15 @@ export const MAX_PASSWORD_BYTES = 1024; // S32
 /**
  * Hashing runs on libuv's pool (4 threads by default), which file I/O shares. Letting every
  * pool thread hash at once on a small machine starves the event loop and the disk work of other
- * requests (bench/login), so at most cores-1 hashes (1 to 3) run at a time; the rest queue.
+ * requests (bench/login), so at most cores-1 hashes (1 to 3) run at a time on the box; the rest queue.
+ * With `--workers N` each request process runs its part of them (cluster/budget.ts).
  */
 export const MAX_CONCURRENT_HASHES = Math.max(1, Math.min(3, availableParallelism() - 1));
 let hashing = 0;
 const waiting: (() => void)[] = [];
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (hashing < MAX_CONCURRENT_HASHES) hashing++;
+  if (hashing < shareOf(MAX_CONCURRENT_HASHES)) hashing++;
   else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
   try {
     return await work();

@@ -2,6 +2,7 @@ import { parse as parseToml } from 'smol-toml';
 import YAML from 'yaml';
 import { parseDuration } from '../lib/duration.js';
 import { parseRateLimits } from '../http/rate-limit.js';
+import { parseWorkers } from '../cluster/budget.js';
 import { OPTIONS, camel, envName, type OptionSpec, type ServerConfig } from './schema.js';
 
 export type ExplicitConfig = Partial<ServerConfig>;
@@ -143,6 +144,7 @@ export function loadConfig(
   if (typeof explicit.redisUrl === 'string' && explicit.redisUrl !== '' && !/^rediss?:\/\/[^\s]+$/.test(explicit.redisUrl)) {
     errors.push('redis-url: must be a redis:// or rediss:// address');
   }
+  if (typeof explicit.workers === 'string' && parseWorkers(explicit.workers) === null) errors.push('workers: expected a number from 1 to 64, or auto');
   if (explicit.imgProcessors !== undefined && (explicit.imgProcessors as number) < 1) errors.push('img-processors: must be at least 1');
   const known = new Set(OPTIONS.flatMap((o) => [o.key, o.flag, camel(o.flag)]));
   const strayKeys = Object.keys(fileValues).filter((k) => !known.has(k));

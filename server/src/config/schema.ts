@@ -85,6 +85,8 @@ export interface ServerConfig {
   /** Largest uncompressed ÷ compressed ratio of an extracted archive (archive bombs). */
   extractMaxRatio: number;
   shutdownTimeout: number;
+  /** Request processes sharing the port (server/src/cluster/): a count, or "auto" = one per core. */
+  workers: string;
   /** The project's home page, linked from the client's sidebar; "" = no link. */
   projectURL: string;
   /** Where users report problems (the client's "Report issue" on error toasts); "" = no button. */
@@ -165,6 +167,7 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'disableIndex', flag: 'disable-index', kind: 'boolean', default: false, stored: true, description: 'no file index: search walks the folders on every query and listings carry no folder sizes (docs/api.md §24)' },
   { key: 'indexReconcileInterval', flag: 'index-reconcile-interval', kind: 'duration', default: 3600, stored: true, description: 'how often the file index re-reads the folders whose modification time changed, catching what the watcher missed (0 = at start and after watcher errors only)' },
   { key: 'disableApiDocs', flag: 'disable-api-docs', kind: 'boolean', default: false, stored: false, description: 'no OpenAPI document at /api/openapi.json and no reference page at /api/docs' },
+  { key: 'workers', flag: 'workers', kind: 'string', default: '1', stored: false, description: 'request processes sharing the port: a number (1-64) or "auto" (one per core)' },
   { key: 'shutdownTimeout', flag: 'shutdown-timeout', kind: 'duration', default: 10, stored: false, description: 'how long in-flight requests may run after SIGTERM/SIGINT' },
 ];
 

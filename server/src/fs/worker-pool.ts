@@ -24,6 +24,7 @@
  * The worker is evaluated from source text so the same code runs from `src/` (tests) and `dist/`.
  */
 import { Worker } from 'node:worker_threads';
+import { shareOf } from '../cluster/budget.js';
 
 /** An entry's type as the folder reports it (`FolderNames.types`). */
 export const DIRENT = {
@@ -286,9 +287,14 @@ class Pool {
   /** Stop the workers as soon as none has work (`retire`). */
   private retiring = false;
   constructor(
-    readonly size: number,
+    /** Workers at most: a function, as this process's share of the box is set after import (cluster/budget.ts). */
+    private readonly sizeOf: () => number,
     readonly nice: number,
   ) {}
+
+  get size(): number {
+    return this.sizeOf();
+  }
 
   private spawn(): PoolWorker {
     const w = new PoolWorker(this.nice, (dead) => {
@@ -337,14 +343,16 @@ class Pool {
 }
 
 const POOL_SIZE = 2;
-const statPool = new Pool(POOL_SIZE, WORKER_NICE);
+/** POOL_SIZE for the whole box: with `--workers N` each request process has its part (at least one). */
+const poolSize = () => shareOf(POOL_SIZE);
+const statPool = new Pool(poolSize, WORKER_NICE);
 /**
  * Folders are read by a worker of their own at the main thread's priority, as libuv's threads read
  * them for fs.readdir: a listing waits for the whole folder before its first piece.
  */
-const listPool = new Pool(1, 0);
+const listPool = new Pool(() => 1, 0);
 // Small reads allocate only what they answer: their workers stay.
-const readPool = new Pool(POOL_SIZE, WORKER_NICE);
+const readPool = new Pool(poolSize, WORKER_NICE);
 
 function askStats(w: PoolWorker, dir: string, root: string, names: string[]): Promise<StatPart> {
   // One string instead of an array of 100,000: far cheaper to pass between threads. NUL never
@@ -387,7 +395,7 @@ export async function statDirectory(dir: string, root: string): Promise<DirStats
 export async function statNames(dir: string, root: string, names: string[]): Promise<DirStats> {
   const n = names.length;
   if (n < SPLIT_AT) return { names, ...(await askStats(statPool.pick(1)[0]!, dir, root, names)) };
-  const workers = statPool.pick(POOL_SIZE);
+  const workers = statPool.pick(poolSize());
   const per = Math.ceil(n / workers.length);
   const parts = await Promise.all(workers.map((w, k) => askStats(w, dir, root, names.slice(k * per, (k + 1) * per))));
   const out: DirStats = {
@@ -420,7 +428,7 @@ export async function statNames(dir: string, root: string, names: string[]): Pro
  */
 export function statBatches(dir: string, root: string, batches: string[][]): Promise<StatPart>[] {
   if (batches.length === 0) return [];
-  const workers = statPool.pick(Math.min(POOL_SIZE, batches.length));
+  const workers = statPool.pick(Math.min(poolSize(), batches.length));
   return batches.map((names, k) => {
     const p = askStats(workers[k % workers.length]!, dir, root, names);
     p.catch(() => undefined);
@@ -474,7 +482,7 @@ interface BatchReply {
  * Archive downloads use both cores: batches of files go to two workers at the main thread's
  * priority (a download is a request someone waits for), started on demand.
  */
-const batchPool = new Pool(POOL_SIZE, 0);
+const batchPool = new Pool(poolSize, 0);
 
 /**
  * Reads a batch of small regular files (paths the walker produced) in one worker round trip, each

@@ -24,10 +24,18 @@ export function instanceName(env: NodeJS.ProcessEnv = process.env): string {
  * One pair of registries per app, so several apps in one process (tests) never share counters. No
  * label ever carries a user name, a path or a share hash.
  */
-export function createMetrics(opts: { instance?: string; cluster?: ClusterSources } = {}) {
+export function createMetrics(opts: { instance?: string; cluster?: ClusterSources; worker?: number } = {}) {
   const registry = new Registry();
   registry.setDefaultLabels({ instance: opts.instance ?? instanceName() });
   collectDefaultMetrics({ register: registry });
+  // Which process answered this scrape: with --workers N, each worker has its own series
+  // (docs/deployment.md); the slot and pid tell them apart. Only where /metrics is allowed (E3).
+  new Gauge({
+    name: 'coffer_worker_info',
+    help: 'the process that answered: its --workers slot (0 = a process alone) and pid',
+    labelNames: ['worker', 'pid'] as const,
+    registers: [registry],
+  }).set({ worker: String(opts.worker ?? 0), pid: String(process.pid) }, 1);
   const cluster = new Registry();
   /** A gauge set from `read` at each scrape; a failed read keeps the last value. */
   const fromDatabase = (name: string, help: string, read?: () => Promise<number>) =>

@@ -16,6 +16,7 @@ import { BadRequest, HttpError } from '../../http/errors.js';
 import { DOCUMENTED_ONLY, errors, fileAnswers, SESSION_OR_COOKIE } from '../../http/schemas.js';
 import { bufferBody, etagFor, sendFileBody, sendResolvedFile } from '../../http/send-file.js';
 import { createPreviewService } from './service.js';
+import { shareOf } from '../../cluster/budget.js';
 
 /** Served as they are: animations (docs/api.md §9), vector images (never rasterised server-side), icons. */
 const ORIGINAL = /\.(gif|svg|svgz|ico)$/i;
@@ -34,11 +35,12 @@ export async function previewRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { files, config, ffmpeg } = app.deps;
   const previews = createPreviewService({
-    concurrency: Math.min(4, Math.max(1, config.imgProcessors)),
+    // --img-processors is for the box: with --workers N each process resizes its part (cluster/budget.ts).
+    concurrency: shareOf(Math.min(4, Math.max(1, config.imgProcessors))),
     cache: config.cacheDir ? createDiskCache(config.cacheDir) : undefined,
     ffmpeg,
     // One ffmpeg decodes with every core it finds: two at once keep the rest of the server going.
-    videoConcurrency: Math.min(2, Math.max(1, config.imgProcessors)),
+    videoConcurrency: shareOf(Math.min(2, Math.max(1, config.imgProcessors))),
   });
   const schema = {
     tags: ['preview'],

@@ -23,9 +23,12 @@ export async function sharesRoutes(fastify: FastifyInstance): Promise<void> {
   const guard = [app.authenticate, requirePerm('share', 'download')];
   const list = Type.Array(Share);
 
-  const sweep = setInterval(() => {
-    shares.sweep().catch((err: unknown) => app.log.warn({ err }, 'share sweep failed'));
-  }, SWEEP_INTERVAL_MS).unref();
+  // With --workers N one process sweeps for the box (AppOptions.duties).
+  const sweep = app.deps.options.duties
+    ? setInterval(() => {
+        shares.sweep().catch((err: unknown) => app.log.warn({ err }, 'share sweep failed'));
+      }, SWEEP_INTERVAL_MS).unref()
+    : undefined;
   // A save or an upload over a shared file writes a new file in its place: the shares follow it.
   const off = app.deps.events.on(async (phase, event, ctx) => {
     if (phase !== 'after' || (event !== 'save' && event !== 'upload')) return;

@@ -44,6 +44,9 @@ export async function trashRoutes(fastify: FastifyInstance): Promise<void> {
   app.addHook('onReady', async () => {
     // The start waits for the repair, so no request sees a half-finished step.
     await sweep();
+    // With --workers N every process repairs at its start (as separate instances do), one sweeps
+    // on (AppOptions.duties).
+    if (!app.deps.options.duties) return;
     timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
     timer.unref();
   });

@@ -93,6 +93,8 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
       .finally(() => (sweeping = undefined));
   };
   app.addHook('onReady', async () => {
+    // With --workers N one process sweeps for the box (AppOptions.duties).
+    if (!app.deps.options.duties) return;
     sweep();
     timer = setInterval(sweep, every);
     timer.unref();
