@@ -53,7 +53,7 @@ function login(origin: string, username: string, password: string): Promise<Answ
 
 const count = (lines: string[], re: RegExp) => lines.filter((l) => re.test(l)).length;
 
-describe('coffer serve --workers 2', { timeout: 180_000 }, () => {
+describe('coffer serve --workers 2', { timeout: 300_000 }, () => {
   let ws: Workspace;
   let srv: ServeProcess;
   let admin: { username: string; password: string };
@@ -63,10 +63,10 @@ describe('coffer serve --workers 2', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     ensureBuilt();
     ws = await workspace();
-    srv = await serve(ws, ['--root', ws.root, '--database', ws.database, '--address', '127.0.0.1', '--port', '0', '--workers', '2', '--rate-limit', `anon=${ANON_LIMIT}/min`], {}, 90_000);
+    srv = await serve(ws, ['--root', ws.root, '--database', ws.database, '--address', '127.0.0.1', '--port', '0', '--workers', '2', '--rate-limit', `anon=${ANON_LIMIT}/min`], {}, 150_000);
     // `serve` returns at the first worker's "listening"; the second follows.
     for (let i = 0; count(srv.lines, LISTENING) < 2; i++) {
-      if (i > 600) throw new Error('the second worker did not listen');
+      if (i > 1500) throw new Error('the second worker did not listen');
       await new Promise((r) => setTimeout(r, 100));
     }
     const [, username, password] = GENERATED.exec(srv.lines.find((l) => GENERATED.test(l))!)!;
@@ -74,7 +74,7 @@ describe('coffer serve --workers 2', { timeout: 180_000 }, () => {
     const res = await login(srv.origin, admin.username, admin.password);
     expect(res.status).toBe(200);
     token = res.body;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await srv?.stop();
@@ -124,7 +124,7 @@ describe('coffer serve --workers 2', { timeout: 180_000 }, () => {
     // The other worker answers while the new one starts.
     expect((await request(srv.origin, '/health')).status).toBe(200);
     for (let i = 0; count(srv.lines, LISTENING) < 3; i++) {
-      if (i > 600) throw new Error('no worker started in the place of the killed one');
+      if (i > 1500) throw new Error('no worker started in the place of the killed one');
       await new Promise((r) => setTimeout(r, 100));
     }
     const after = await workersSeen(srv.origin);
