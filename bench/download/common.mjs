@@ -74,7 +74,7 @@ export async function startCoffer(dir, root, extraArgs = [], bin = path.join(rep
     },
   );
   const stop = stopper(child);
-  await waitFor(port, '/health');
+  await waitFor(port, '/health', 120_000);
   const login = await request(port, 'POST', '/api/login', JSON.stringify({ ...ADMIN, recaptcha: '' }));
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   return { port, pid: child.pid, token: login.body.toString(), stop };

@@ -82,7 +82,7 @@ try {
     } catch {
       /* not listening yet */
     }
-    if (server.exitCode !== null || performance.now() - started > 30_000) throw new Error(`server did not start: ${stderr}`);
+    if (server.exitCode !== null || performance.now() - started > 120_000) throw new Error(`server did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 
