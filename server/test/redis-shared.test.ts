@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../scripts/redis.mjs';
+import { Redis } from 'ioredis';
 import { createRedisShared } from '../src/features/cluster/redis.js';
 import { createGuessThrottle } from '../src/auth/throttle.js';
 import { HttpError } from '../src/http/errors.js';
@@ -138,6 +139,32 @@ describe('the Redis shared state (--redis-url)', () => {
     expect(seen).toEqual(['42']);
     await sleep(100);
     expect(mine).toEqual(['42']); // its own message is not delivered twice
+  });
+
+  it('keeps policies with one window length apart, as the memory store does (the name is part of the key)', async () => {
+    await a.throttleStore('policy-one', 60_000).hit('same-key');
+    expect((await b.throttleStore('policy-one', 60_000).check('same-key', 5)).count).toBe(1);
+    expect((await b.throttleStore('policy-two', 60_000).check('same-key', 5)).count).toBe(0);
+  });
+
+  it('survives garbage on its channel (anyone who can reach Redis can publish) and still delivers', async () => {
+    const pub = new Redis(redis.url);
+    try {
+      const seen: (string | undefined)[] = [];
+      b.invalidation.subscribe('settings', (id) => seen.push(id));
+      let asked = 0;
+      const release = await b.uploadLocks.acquire('up-garbage', { onReleaseRequest: () => asked++ });
+      for (const text of ['null', '5', '"text"', '[]', 'not json', '{"stop":{"x":1}}', '{"topic":"settings","id":{"x":1}}', '{"topic":"__proto__"}']) {
+        await pub.publish(`${prefix}events`, text);
+      }
+      a.invalidation.publish('settings', '7');
+      for (let i = 0; i < 50 && !seen.includes('7'); i++) await sleep(20);
+      expect(seen).toEqual([undefined, '7']); // the malformed id dropped, the valid message delivered
+      expect(asked).toBe(0);
+      await release();
+    } finally {
+      pub.disconnect();
+    }
   });
 
   it('keeps working locally while Redis is down, says so, and shares again when it is back', async () => {

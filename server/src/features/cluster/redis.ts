@@ -144,7 +144,9 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   // --- throttles -----------------------------------------------------------------------------
   function throttleStore(name: string, windowMs: number, maxPerKey = 100): ThrottleStore {
     const fallback = local.throttleStore(name, windowMs, maxPerKey);
-    const k = (key: string) => `${prefix}t:${windowMs}:${key}`;
+    // The policy's name is part of the key, as in the memory store: two policies never share counts,
+    // whatever keys they use (names are the code's constants; keys end the Redis key).
+    const k = (key: string) => `${prefix}t:${name}:${windowMs}:${key}`;
     return {
       hit: (key) =>
         either(
@@ -252,9 +254,13 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
     subscriber.subscribe(channel).catch(() => {});
   });
   subscriber.on('message', (_ch: string, text: string) => {
+    // Anyone who can reach Redis can publish here: whatever arrives must not throw (a throw in this
+    // listener is an uncaught exception that stops the process). `null`, numbers, arrays: ignored.
     let m: { from?: unknown; topic?: unknown; id?: unknown; stop?: unknown };
     try {
-      m = JSON.parse(text) as typeof m;
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
+      m = parsed as typeof m;
     } catch {
       return;
     }
