@@ -20,6 +20,15 @@ describe('--rate-limit', () => {
     expect((await srv.fetch('/api/users', { headers: { 'X-Forwarded-For': '203.0.113.8' } })).status).toBe(401);
   });
 
+  it('counts requests that carry a token on routes that never check it (no way around the limit)', async () => {
+    // Public routes do not authenticate: a token-shaped header there must not exempt the request.
+    const from = { 'X-Forwarded-For': '203.0.113.9', 'X-Auth': 'a.b.c' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await srv.fetch('/api/public/share/nosuchshare', { headers: from })).status);
+    expect(statuses.slice(0, 5)).not.toContain(429);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+
   it('limits authenticated requests per user', async () => {
     const token = await srv.login();
     const statuses: number[] = [];

@@ -75,7 +75,7 @@ export function createAuthenticate(
       // docs/api.md §2.10: revoked or expired is 401 at once; read-only narrows the permissions.
       const match = await deps.appPasswords.verify(token, req.ip);
       if (!match) {
-        await limiter?.anon(req.ip);
+        await limiter?.anon(req.ip, req);
         throw new Unauthorized();
       }
       // Read-only is read-only on every route, whatever permission it would check (or forget to).
@@ -83,7 +83,7 @@ export function createAuthenticate(
       if (secondFactorRequired(deps.config.requireSecondFactor, match.user)) {
         checkEnrolment(req, match.user, await deps.secondFactor.enabled(match.user.id), true);
       }
-      await limiter?.user(match.user.id);
+      await limiter?.user(match.user.id, req);
       req.user = match.user;
       req.session = match.session;
       req.globalRules = deps.settings.rulesOf(match.settingsText);
@@ -92,12 +92,12 @@ export function createAuthenticate(
     // One query: the live session and its user (S20–S22: a revoked session or deleted user fails at once).
     const found = await deps.tokens.verifyWithUser(token);
     if (!found) {
-      await limiter?.anon(req.ip); // a bad token is no way around the per-address limit (S83)
+      await limiter?.anon(req.ip, req); // a bad token is no way around the per-address limit (S83)
       throw new Unauthorized();
     }
     const { session, user } = found;
     checkEnrolment(req, user, found.hasSecondFactor, false);
-    await limiter?.user(user.id);
+    await limiter?.user(user.id, req);
     req.user = user;
     req.session = session;
     req.globalRules = deps.settings.rulesOf(found.settingsText);

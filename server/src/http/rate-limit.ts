@@ -26,10 +26,12 @@ export function parseRateLimits(text: string): RateLimits {
 }
 
 export interface RateLimiter {
-  /** Counts one request without a valid session from `ip`; throws 429 over the limit. */
-  anon(ip: string): Promise<void>;
-  /** Counts one authenticated request of `userId`; throws 429 over the limit. */
-  user(userId: number): Promise<void>;
+  /** Counts one request without a valid session from `ip` (`req` remembers it is counted); throws 429 over the limit. */
+  anon(ip: string, req?: object): Promise<void>;
+  /** Counts one authenticated request of `userId` (`req` remembers it is counted); throws 429 over the limit. */
+  user(userId: number, req?: object): Promise<void>;
+  /** Whether `req` was counted already (by the address hook or by `authenticate`). */
+  counted(req: object): boolean;
 }
 
 /**
@@ -47,16 +49,33 @@ export function createRateLimiter(limits: RateLimits, counterOf: (name: string, 
   };
   const anon = limited('rate-anon', limits.anon);
   const user = limited('rate-user', limits.user);
-  return { anon: (ip) => anon(ip), user: (id) => user(String(id)) };
+  const seen = new WeakSet<object>();
+  const mark = (req: object | undefined) => {
+    if (req) seen.add(req);
+  };
+  return {
+    anon: (ip, req) => (mark(req), anon(ip)),
+    user: (id, req) => (mark(req), user(String(id))),
+    counted: (req) => seen.has(req),
+  };
 }
 
 const EXEMPT = /^\/(?:static\/|health$|ready$|metrics$)/;
 
-/** Counts unauthenticated requests; requests that carry credentials are counted by `authenticate`. */
+/**
+ * Counts unauthenticated requests; requests that carry credentials are counted by `authenticate`
+ * (per user, or per address when the token is bad). A request with credentials that no
+ * `authenticate` looked at (a public route, WebDAV's own sign-in) is counted per address before
+ * its handler: a token-shaped header is no way around the limit.
+ */
 export function registerAnonRateLimit(app: FastifyInstance, limiter: RateLimiter, base: string, hasCredentials: (req: FastifyRequest) => boolean): void {
+  const exempt = (req: FastifyRequest) => EXEMPT.test((req.url.split('?')[0] ?? '').slice(req.url.startsWith(base + '/') ? base.length : 0));
   app.addHook('onRequest', async (req) => {
-    const p = (req.url.split('?')[0] ?? '').slice(req.url.startsWith(base + '/') ? base.length : 0);
-    if (EXEMPT.test(p) || hasCredentials(req)) return;
-    await limiter.anon(req.ip);
+    if (exempt(req) || hasCredentials(req)) return;
+    await limiter.anon(req.ip, req);
+  });
+  app.addHook('preHandler', async (req) => {
+    if (limiter.counted(req) || exempt(req)) return;
+    await limiter.anon(req.ip, req);
   });
 }
