@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useServer, type TestServer } from './harness.js';
 import { bytes, sha256, sha256File, startUpload, statusOf } from './tus-support.js';
 
@@ -611,6 +611,7 @@ describe('tus with tus-js-client configured as File Browser configures it', () =
 
   it('resumes after a page reload: a new client continues at the offset the server reports', async () => {
     const data = bytes(1_000_000);
+    let aborted: Promise<void> | undefined;
     const run = startUpload({
       url: srv.url,
       token: admin,
@@ -618,13 +619,22 @@ describe('tus with tus-js-client configured as File Browser configures it', () =
       source: data,
       tus: SMALL,
       onChunk: (offset) => {
-        if (offset >= 300_000) void run.upload.abort(false);
+        if (offset >= 300_000) aborted ??= run.upload.abort(false);
       },
     });
-    await new Promise((r) => setTimeout(r, 500));
-    const h = await head(srv, admin, '/reload.bin');
-    expect(h.status).toBe(200);
-    const offset = Number(h.headers.get('upload-offset'));
+    await vi.waitUntil(() => aborted !== undefined, { timeout: 40_000, interval: 20 });
+    await aborted;
+    // The page is gone, but the PATCH it dropped mid-body may still be recording its bytes on a
+    // loaded machine: like a reloaded page that HEADs a moment later, read the offset once it
+    // stops moving.
+    let offset = -1;
+    for (let seen = -2; offset !== seen; ) {
+      seen = offset;
+      await new Promise((r) => setTimeout(r, 250));
+      const h = await head(srv, admin, '/reload.bin');
+      expect(h.status).toBe(200);
+      offset = Number(h.headers.get('upload-offset'));
+    }
     expect(offset).toBeGreaterThanOrEqual(300_000);
     expect(offset).toBeLessThan(data.length);
     // The reloaded page knows only the path: the upload URL is the path itself.
