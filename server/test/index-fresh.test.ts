@@ -51,6 +51,7 @@ describe('outside changes (the watcher)', () => {
     srv = await startServer({ disableIndex: false });
     token = await srv.login();
     await waitReady(srv);
+    await srv.deps.index.watcherStarted();
   });
   afterAll(() => srv?.close());
 

@@ -9,6 +9,7 @@ export const queryKeys = {
   /** Every listing and file, whatever the path. */
   resources: () => ['resource'] as const,
   settings: () => ['settings'] as const,
+  indexProgress: () => ['index-progress'] as const,
   user: (id: number) => ['users', id] as const,
   sessions: () => ['sessions'] as const,
   appPasswords: () => ['app-passwords'] as const,

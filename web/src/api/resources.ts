@@ -1,4 +1,4 @@
-import type { FileInfo, FolderListing, ResourceItem as ItemJson } from '@coffer/protocol';
+import type { FileInfo, FolderListing, ListingItem as ItemJson } from '@coffer/protocol';
 import { encodePath, request, requestJson } from './client';
 import { readResource, type ItemsListener as ListingListener } from './listingStream';
 
@@ -7,7 +7,7 @@ import { readResource, type ItemsListener as ListingListener } from './listingSt
  * ResourceItem). `resolution` only from servers that measure images: File Browser 2.x never sends
  * it on listings, Coffer never does.
  */
-export type ResourceItem = Pick<ItemJson, 'path' | 'name' | 'size' | 'modified' | 'isDir' | 'type'> & {
+export type ResourceItem = Pick<ItemJson, 'path' | 'name' | 'size' | 'modified' | 'isDir' | 'type' | 'folderSize'> & {
   resolution?: { width: number; height: number };
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, nextSorting, sortingFrom, sortItems, storedSorting } from './sorting';
+import { naturalCompare, nextSorting, sortingFrom, sortItems, storedSorting, shownSize } from './sorting';
 
 const item = (name: string, isDir = false, size = 0, modified = '2024-01-01T00:00:00Z') => ({
   name,
@@ -120,5 +120,21 @@ describe('sortingFrom / storedSorting', () => {
     for (const by of ['name', 'size', 'modified'] as const)
       for (const asc of [true, false]) expect(sortingFrom(storedSorting({ by, asc }))).toEqual({ by, asc });
     expect(storedSorting({ by: 'name', asc: true })).toEqual({ by: 'name', asc: false });
+  });
+});
+
+describe('sorting folders by their recursive size (docs/api.md §24)', () => {
+  const at = '2024-01-01T00:00:00Z';
+  it('uses folderSize when the server sent it, the entry size otherwise', () => {
+    const items = [
+      { name: 'big', isDir: true, size: 4096, folderSize: 9_000_000, modified: at },
+      { name: 'small', isDir: true, size: 4096, folderSize: 10, modified: at },
+      { name: 'unknown', isDir: true, size: 4096, modified: at },
+      { name: 'f', isDir: false, size: 5, modified: at },
+    ];
+    expect(sortItems(items, { by: 'size', asc: true }).map((i) => i.name)).toEqual(['small', 'unknown', 'big', 'f']);
+    expect(sortItems(items, { by: 'size', asc: false }).map((i) => i.name)).toEqual(['big', 'unknown', 'small', 'f']);
+    expect(shownSize(items[0]!)).toBe(9_000_000);
+    expect(shownSize(items[2]!)).toBe(4096);
   });
 });

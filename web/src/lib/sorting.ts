@@ -12,6 +12,13 @@ export interface Sortable {
   size: number;
   modified: string;
   isDir: boolean;
+  /** A folder's recursive size, when the server's file index knows it (docs/api.md §24). */
+  folderSize?: number;
+}
+
+/** The size a row shows and sorts by: a folder's recursive size when known, else `size`. */
+export function shownSize(item: Pick<Sortable, 'isDir' | 'size' | 'folderSize'>): number {
+  return item.isDir && item.folderSize !== undefined ? item.folderSize : item.size;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -22,7 +29,7 @@ export function naturalCompare(a: string, b: string): number {
 }
 
 function compareBy(by: SortField, a: Sortable, b: Sortable): number {
-  if (by === 'size') return a.size - b.size || naturalCompare(a.name, b.name);
+  if (by === 'size') return shownSize(a) - shownSize(b) || naturalCompare(a.name, b.name);
   if (by === 'modified') {
     return Date.parse(a.modified) - Date.parse(b.modified) || naturalCompare(a.name, b.name);
   }

@@ -107,6 +107,7 @@ export function createIndexService(opts: IndexOptions) {
   let stopped = false;
   const progress = { entries: 0, foldersDone: 0, foldersKnown: 1, updatedAt: 0 };
   let watch: Watch | undefined;
+  let watching: Promise<void> | undefined;
   let offWrites: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** The one queue of index changes. */
@@ -365,6 +366,23 @@ export function createIndexService(opts: IndexOptions) {
     return draining;
   }
 
+  async function startWatcher(): Promise<void> {
+    try {
+      const w = await watchTree(
+        root,
+        (paths) => paths.forEach((p) => announce(p, false)),
+        (err) => void service.watchFailed(err),
+      );
+      if (stopped) return void (await w.close());
+      watch = w;
+      // What changed before the watcher was up (during the build, or since the start's
+      // reconciliation began) is found by one more reconciliation, queued after them.
+      void scheduleReconcile();
+    } catch (err) {
+      log?.warn({ err }, 'no file-system watcher: the file index follows outside changes at reconciliations only');
+    }
+  }
+
   function scheduleReconcile(): Promise<unknown> {
     if (reconcileWanted) return queue;
     reconcileWanted = true;
@@ -374,7 +392,7 @@ export function createIndexService(opts: IndexOptions) {
     });
   }
 
-  return {
+  const service = {
     /** Starts the index: a build or a reconciliation in the background, the watcher, the write hook. */
     async start(): Promise<void> {
       if (!opts.enabled) return;
@@ -393,19 +411,8 @@ export function createIndexService(opts: IndexOptions) {
         status = 'ready';
         progress.entries = await store.count();
       }
-      if (opts.watch !== false)
-        try {
-          watch = await watchTree(
-            root,
-            (paths) => paths.forEach((p) => announce(p, false)),
-            (err) => this.watchFailed(err),
-          );
-        } catch (err) {
-          log?.warn(
-            { err },
-            'no file-system watcher: the file index follows outside changes at reconciliations only',
-          );
-        }
+      // In the background: on a big tree the watcher's start (a watch per folder) takes a while.
+      if (opts.watch !== false) watching = startWatcher();
       if (ready) void scheduleReconcile();
       else void enqueue(build);
       if (opts.reconcileMs > 0) {
@@ -418,6 +425,7 @@ export function createIndexService(opts: IndexOptions) {
       stopped = true;
       clearInterval(timer);
       offWrites?.();
+      await watching;
       await watch?.close().catch(() => undefined);
       await queue;
     },
@@ -432,6 +440,8 @@ export function createIndexService(opts: IndexOptions) {
       return status;
     },
     progress: snapshot,
+    /** Resolves once the watcher is up (or failed to start). */
+    watcherStarted: (): Promise<void> => watching ?? Promise.resolve(),
     /** Resolves once the changes announced so far are in the index (the build does not count). */
     async settled(): Promise<void> {
       while (pending.size > 0 || draining) await (draining ?? drain());
@@ -489,6 +499,7 @@ export function createIndexService(opts: IndexOptions) {
       return root;
     },
   };
+  return service;
 }
 
 export type IndexService = ReturnType<typeof createIndexService>;

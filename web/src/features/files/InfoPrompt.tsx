@@ -164,6 +164,11 @@ function SingleInfo({ item, canDownload }: { item: ResourceItem | Resource; canD
         </span>
       </Row>
       <Row label={t('info.type')}>{kind === 'folder' ? t('files.folder') : t(`info.types.${kind}`)}</Row>
+      {item.isDir && 'folderSize' in item && item.folderSize !== undefined ? (
+        <Row label={t('files.size')}>
+          <SizeText bytes={item.folderSize} />
+        </Row>
+      ) : null}
       {item.isDir ? (
         <Row label={t('info.contents')}>
           {counts ? (

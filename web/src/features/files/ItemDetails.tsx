@@ -12,7 +12,7 @@ import type { ResourceItem } from '../../api/resources';
 import { useFormat } from '../../i18n/useFormat';
 
 interface Props {
-  item: Pick<ResourceItem, 'isDir' | 'size' | 'modified'>;
+  item: Pick<ResourceItem, 'isDir' | 'size' | 'modified' | 'folderSize'>;
   /** The id of the description, for the option's aria-describedby. */
   id: string;
   absoluteDates?: boolean;
@@ -23,7 +23,8 @@ export function ItemDetails({ item, id, absoluteDates = false }: Props) {
   const format = useFormat();
   const date = new Date(item.modified);
   const valid = !Number.isNaN(date.getTime());
-  const size = item.isDir ? '' : format.size(item.size);
+  // A folder shows its recursive size when the server's file index knows it (docs/api.md §24).
+  const size = item.isDir ? (item.folderSize === undefined ? '' : format.size(item.folderSize)) : format.size(item.size);
   const when = valid ? (absoluteDates ? format.dateTime(date) : format.relative(date)) : '';
   return (
     <>

@@ -18,6 +18,7 @@ import { errorCodeOf } from '../errors/errorKind';
 import { ErrorScreen } from '../errors/ErrorScreen';
 import { CommandRunnerCard } from './CommandRunnerCard';
 import { GeneralCard } from './GeneralCard';
+import { IndexStatus } from './IndexStatus';
 import * as settingsDraft from './settingsDraft';
 import type { ServerProblem, SettingsEditor } from './settingsDraft';
 import { SettingsCard } from './SettingsCard';
@@ -98,6 +99,7 @@ function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: 
   return (
     <div className="settings__cards settings__cards--global" ref={root}>
       <h1 className="page-title">{t('settings.global')}</h1>
+      <IndexStatus />
       <SettingsCard title={t('settings.general.title')} {...cardProps}>
         <GeneralCard editor={editor} execEnabled={execEnabled} />
       </SettingsCard>
