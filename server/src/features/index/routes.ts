@@ -31,7 +31,7 @@ export async function indexRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async () => {
-      const p = index.progress();
+      const p = await index.progressNow();
       return { status: p.status, entries: p.entries, percent: p.percent, updatedAt: p.updatedAt ? new Date(p.updatedAt).toISOString() : '' };
     },
   );

@@ -411,10 +411,11 @@ export function createIndexService(opts: IndexOptions) {
         status = 'ready';
         progress.entries = await store.count();
       }
-      // In the background: on a big tree the watcher's start (a watch per folder) takes a while.
-      if (opts.watch !== false) watching = startWatcher();
-      if (ready) void scheduleReconcile();
-      else void enqueue(build);
+      const first = ready ? scheduleReconcile() : enqueue(build);
+      // In the background, after the build: the watcher's start on a big tree (a watch per folder,
+      // its own record of the tree) takes a while and its memory would add to the build's; what
+      // changes meanwhile is found by the reconciliation that follows it.
+      if (opts.watch !== false) watching = (ready ? Promise.resolve() : first.then(() => undefined, () => undefined)).then(startWatcher);
       if (opts.reconcileMs > 0) {
         timer = setInterval(() => void scheduleReconcile(), opts.reconcileMs);
         timer.unref();
@@ -440,6 +441,11 @@ export function createIndexService(opts: IndexOptions) {
       return status;
     },
     progress: snapshot,
+    /** The progress with the entries counted in the database once the index is ready (writes change it). */
+    async progressNow(): Promise<IndexProgress> {
+      if (status === 'ready') progress.entries = await store.count();
+      return snapshot();
+    },
     /** Resolves once the watcher is up (or failed to start). */
     watcherStarted: (): Promise<void> => watching ?? Promise.resolve(),
     /** Resolves once the changes announced so far are in the index (the build does not count). */

@@ -37,6 +37,19 @@ interface Found {
 
 const BATCH = 512;
 
+/** Resolves when `res` can take more or is closed; both listeners go again (a long answer waits many times). */
+function drained(res: NodeJS.WritableStream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
 /** The walk's hits (docs/api.md §12: today's search, and the answer while the index builds). */
 async function* fromWalk(dir: ScopedPath, signal: AbortSignal): AsyncGenerator<Found[]> {
   for await (const batch of searchWalk(dir, { signal })) yield batch.map((h) => ({ name: h.name, isDir: h.isDir, rel: hitRel(h), virtual: hitVirtual(h) }));
@@ -148,7 +161,7 @@ export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
             pending += JSON.stringify({ dir: hit.isDir, path: hit.rel }) + '\n';
           }
           if (pending.length >= FLUSH_BYTES) {
-            if (!flush()) await new Promise<void>((r) => (res.once('drain', r), res.once('close', r)));
+            if (!flush()) await drained(res);
           } else if (pending) flushTimer ??= setTimeout(flush, FLUSH_MS);
         }
         flush();
