@@ -5,7 +5,7 @@
 // checkout's own build, for the machine's Node, is never touched. The compiled binary is kept in
 // the cache folder for the next run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -42,6 +42,11 @@ export function prepareCopy(repo, dest) {
   mkdirSync(dest, { recursive: true });
   const entries = readdirSync(repo).filter((e) => e !== '.git');
   execFileSync('cp', ['-al', ...entries.map((e) => path.join(repo, e)), dest]);
+  // Tests read fixtures from ../shared beside the checkout (File Browser's database): the copy
+  // finds them at the same place relative to itself.
+  const shared = path.resolve(repo, '../shared');
+  if (existsSync(shared) && !existsSync(path.resolve(dest, '../shared')))
+    symlinkSync(shared, path.resolve(dest, '../shared'));
   const sqlite = path.join(dest, 'node_modules', 'better-sqlite3');
   const version = JSON.parse(readFileSync(path.join(sqlite, 'package.json'), 'utf8')).version;
   const abi = execFileSync(node, ['-p', 'process.versions.modules']).toString().trim();
