@@ -49,6 +49,20 @@ export const AppPasswordCreateRequest = Type.Object({
 });
 export type AppPasswordCreateRequest = Static<typeof AppPasswordCreateRequest>;
 
+/**
+ * GET /api/sessions/confirmation (docs/api.md §2.11): what confirms this session's changes to its
+ * sign-in — `password` (send `current_password`), `recent-sign-in` (nothing to send until
+ * `until`, then sign in again), `none` (behind the proxy or noauth).
+ */
+export const SignInConfirmation = Type.Object({
+  confirm: Type.Union([Type.Literal('password'), Type.Literal('recent-sign-in'), Type.Literal('none')]),
+  /** How this session signed in: password, passkey, oidc, proxy, hook, noauth; '' from before this was recorded. */
+  signedInWith: Type.String(),
+  /** With `recent-sign-in`: Unix seconds until which a change is confirmed; 0 otherwise. */
+  until: Type.Integer(),
+});
+export type SignInConfirmation = Static<typeof SignInConfirmation>;
+
 /** The answer of POST /api/app-passwords: the only time the secret is shown. */
 export const AppPasswordCreated = Type.Object({
   ...AppPasswordInfo.properties,

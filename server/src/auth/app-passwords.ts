@@ -158,6 +158,9 @@ export function createAppPasswordService(deps: { db: Db; loginThrottle: LoginThr
       exp: appPassword.expiresAt || Number.MAX_SAFE_INTEGER,
       family: `app-password:${appPassword.id}`,
       lastSeen: t,
+      createdAt: appPassword.createdAt,
+      // Not a sign-in: requireSignedIn keeps app passwords away from every change to the sign-in.
+      signedInWith: '',
       appPassword: { id: appPassword.id, readOnly: appPassword.readOnly },
     };
     return { appPassword, user, session, settingsText: s_settings ?? undefined };

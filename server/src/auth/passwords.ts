@@ -32,6 +32,17 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The password hash of a user made by an OIDC or proxy sign-in: no password verifies against it
+ * (verifyPassword knows only argon2 and bcrypt), and it marks the user as having no local password
+ * (features/signin/methods/confirm.ts). Setting a password replaces it.
+ */
+export const NO_LOCAL_PASSWORD = '!no-local-password';
+
+export function hasLocalPassword(hash: string): boolean {
+  return hash !== NO_LOCAL_PASSWORD;
+}
+
 export function hashPassword(plain: string): Promise<string> {
   return limited(() => argonHash(plain, ARGON_OPTIONS));
 }

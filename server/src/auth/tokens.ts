@@ -19,6 +19,10 @@ export interface Session {
   family: string;
   /** Last use of any token of the family, Unix seconds (updated at most once a minute). */
   lastSeen: number;
+  /** When the family signed in (Unix seconds): a renewal keeps it. */
+  createdAt: number;
+  /** How the family signed in (docs/api.md §2.11); '' for sessions from before migration 015. */
+  signedInWith: SignedInWith | '';
   /** Set when the request came with an app password instead of a session token (docs/api.md §2.10). */
   appPassword?: { id: number; readOnly: boolean };
   /** The token has expired; only `authenticateResumable` lets such a session in (docs/api.md §13). */
@@ -93,10 +97,20 @@ interface Claims {
   exp: number;
 }
 
+/** How a session signed in (docs/api.md §2.11): what confirms its changes to the sign-in depends on it. */
+export const SIGNED_IN_WITH = ['password', 'passkey', 'oidc', 'proxy', 'hook', 'noauth'] as const;
+export type SignedInWith = (typeof SIGNED_IN_WITH)[number];
+
+function signedInWithOf(v: unknown): SignedInWith | '' {
+  return (SIGNED_IN_WITH as readonly unknown[]).includes(v) ? (v as SignedInWith) : '';
+}
+
 /** Where a sign-in came from, recorded with its session (docs/api.md §2.11). */
 export interface SessionOrigin {
   userAgent?: string;
   address?: string;
+  /** How a sign-in was made; a renewal (`family`) keeps the family's and ignores this. */
+  signedInWith?: SignedInWith;
   /** A renewal continues its session's family; a sign-in starts a new one. */
   family?: string;
 }
@@ -148,6 +162,8 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
         'sessions.expires_at as s_expires_at',
         'sessions.family as s_family',
         'sessions.last_seen as s_last_seen',
+        'sessions.created_at as s_created_at',
+        'sessions.signed_in_with as s_signed_in_with',
       ])
       // Whether the user has a second factor (TOTP on or a passkey): --require-second-factor is
       // checked on every request.
@@ -236,16 +252,23 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
       const jti = randomBytes(18).toString('base64url'); // 144 bits
       let family = randomBytes(18).toString('base64url');
       let createdAt = iat;
+      let signedInWith: string = origin.signedInWith ?? '';
       if (origin.family) {
-        // A renewal: the family's first sign-in time stays.
+        // A renewal: the family's first sign-in time and the way it signed in stay.
         const first = await k
           .selectFrom('sessions')
-          .select((eb) => eb.fn.min('created_at').as('created'))
+          .select(['created_at', 'signed_in_with'])
           .where('family', '=', origin.family)
           .where('user_id', '=', user.id)
+          .orderBy('created_at', 'asc')
+          .limit(1)
           .executeTakeFirst();
         family = origin.family;
-        if (first?.created != null) createdAt = Number(first.created);
+        signedInWith = '';
+        if (first) {
+          createdAt = Number(first.created_at);
+          signedInWith = first.signed_in_with;
+        }
       }
       await k
         .insertInto('sessions')
@@ -259,6 +282,7 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
           last_seen: iat,
           user_agent: (origin.userAgent ?? '').slice(0, MAX_USER_AGENT),
           address: (origin.address ?? '').slice(0, 64),
+          signed_in_with: signedInWith,
         })
         .execute();
       if (origin.family && !(await familyLivesBeside(user.id, family, jti))) {
@@ -293,6 +317,8 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
         exp: Number(row.expires_at),
         family: row.family,
         lastSeen: Number(row.last_seen),
+        createdAt: Number(row.created_at),
+        signedInWith: signedInWithOf(row.signed_in_with),
       };
     },
 
@@ -311,9 +337,29 @@ export function createTokenService(deps: { db: Db; key: Uint8Array; lifetimeSeco
       const [row] = await sessionWithUser([c.jti]);
       if (!row || Number(row.id) !== c.userId) return null;
       if (!opts.allowExpired && Number(row.s_expires_at) < now()) return null;
-      const { s_jti: jti, s_issued_at: iat, s_expires_at: exp, s_family: family, s_last_seen: lastSeen, s_settings: settingsText, s_totp: totp, ...user } = row;
+      const {
+        s_jti: jti,
+        s_issued_at: iat,
+        s_expires_at: exp,
+        s_family: family,
+        s_last_seen: lastSeen,
+        s_created_at: createdAt,
+        s_signed_in_with: how,
+        s_settings: settingsText,
+        s_totp: totp,
+        ...user
+      } = row;
       return {
-        session: { jti, userId: c.userId, iat: Number(iat), exp: Number(exp), family, lastSeen: Number(lastSeen) },
+        session: {
+          jti,
+          userId: c.userId,
+          iat: Number(iat),
+          exp: Number(exp),
+          family,
+          lastSeen: Number(lastSeen),
+          createdAt: Number(createdAt),
+          signedInWith: signedInWithOf(how),
+        },
         user: userFromRow(user),
         settingsText: settingsText ?? undefined,
         hasSecondFactor: Boolean(totp),

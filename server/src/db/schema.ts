@@ -35,6 +35,16 @@ export interface SessionsTable {
   /** As sent at sign-in, at most 512 characters ('' when none). */
   user_agent: string;
   address: string;
+  /** Migration 015: password | passkey | oidc | proxy | hook | noauth, '' before it (renewals keep it). */
+  signed_in_with: Generated<string>;
+}
+
+/** Migration 015: a user's identity at an OpenID provider (docs/api.md §2.13). */
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
 }
 
 /** Migration 005: passwords for WebDAV and scripts (docs/api.md §2.10). */
@@ -250,6 +260,7 @@ export interface FileIndexStateTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  oidc_identities: OidcIdentitiesTable;
   kv: KvTable;
   shares: SharesTable;
   uploads: UploadsTable;

@@ -12,6 +12,7 @@ export const queryKeys = {
   indexProgress: () => ['index-progress'] as const,
   user: (id: number) => ['users', id] as const,
   sessions: () => ['sessions'] as const,
+  confirmation: () => ['sessions', 'confirmation'] as const,
   appPasswords: () => ['app-passwords'] as const,
   passkeys: () => ['passkeys'] as const,
   secondFactor: () => ['second-factor'] as const,

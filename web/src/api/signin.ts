@@ -6,11 +6,17 @@ import type {
   RecoveryCodes,
   SecondFactorStatus,
   SessionInfo,
+  SignInConfirmation,
   TotpEnrolment,
 } from '@coffer/protocol';
 import { request, requestJson } from './client';
 
-export type { AppPasswordCreated, AppPasswordInfo, SecondFactorStatus, SessionInfo, TotpEnrolment };
+export type { AppPasswordCreated, AppPasswordInfo, SecondFactorStatus, SessionInfo, SignInConfirmation, TotpEnrolment };
+
+/** GET /api/sessions/confirmation: what confirms this session's changes to its sign-in (docs/api.md §2.11). */
+export function getConfirmation(signal?: AbortSignal): Promise<SignInConfirmation> {
+  return requestJson<SignInConfirmation>('/sessions/confirmation', { signal });
+}
 
 /** GET /api/sessions: the signed-in browsers and devices, most recently used first. */
 export function listSessions(signal?: AbortSignal): Promise<SessionInfo[]> {

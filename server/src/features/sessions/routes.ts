@@ -1,4 +1,4 @@
-import { AppPasswordCreated, AppPasswordCreateRequest, AppPasswordInfo, SessionInfo } from '@coffer/protocol';
+import { AppPasswordCreated, AppPasswordCreateRequest, AppPasswordInfo, SessionInfo, SignInConfirmation } from '@coffer/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,6 +7,7 @@ import { requireAdmin, requireSignedIn } from '../../auth/guard.js';
 import { isWellFormedText } from '../../lib/json-text.js';
 import { BadRequest, Conflict, NotFound } from '../../http/errors.js';
 import { errors, noBody, rawParam, SESSION } from '../../http/schemas.js';
+import { confirmationFor, RECENT_SIGN_IN_SECONDS } from '../signin/methods/confirm.js';
 import { createSignInChecks } from './current-password.js';
 import { presentAppPassword, presentSession } from './present.js';
 
@@ -59,6 +60,24 @@ export async function sessionsRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => (await tokens.list(req.user.id)).map((s) => presentSession(s, req.session.family)),
+  );
+
+  app.get(
+    '/api/sessions/confirmation',
+    {
+      onRequest: signedIn,
+      schema: {
+        tags,
+        summary: 'What confirms a change to my sign-in from this session: my password, a recent sign-in, or nothing',
+        security: SESSION,
+        response: { 200: SignInConfirmation, ...errors(401, 403) },
+      },
+    },
+    async (req) => {
+      const confirm = confirmationFor(await app.deps.settings.auther(), req.user, req.session);
+      const until = confirm === 'recent-sign-in' ? req.session.createdAt + RECENT_SIGN_IN_SECONDS : 0;
+      return { confirm, signedInWith: req.session.signedInWith, until };
+    },
   );
 
   app.delete(

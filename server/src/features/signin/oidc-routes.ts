@@ -112,7 +112,7 @@ export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
       try {
         if (!pending) throw new OidcRefused('failed', 'no valid flow cookie (expired, or another browser)');
         const user = await oidc.finish(o, pending, query, req.log);
-        const jwt = await tokens.issue(user, { userAgent: req.headers['user-agent'] ?? '', address: req.ip });
+        const jwt = await tokens.issue(user, { userAgent: req.headers['user-agent'] ?? '', address: req.ip, signedInWith: 'oidc' });
         req.log.info({ event: 'login', how: 'oidc', userId: user.id, address: req.ip }, 'login succeeded');
         const back = encodeURIComponent(localPath(pending.back));
         return toLogin(reply, `oidc=done&redirect=${back}`, [clear, cookie(o, OIDC_SESSION_COOKIE, jwt, OIDC_SESSION_SECONDS, 'Strict')]);

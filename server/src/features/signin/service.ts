@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { checkPasswordPolicy, hashPassword, MAX_PASSWORD_BYTES } from '../../auth/passwords.js';
 import { createLoginThrottle, createSignupThrottle, SIGNUP_WINDOW_MS, type ThrottleStore } from '../../auth/throttle.js';
 import { secondFactorRequired } from '../../auth/second-factor.js';
-import type { Session, SessionOrigin } from '../../auth/tokens.js';
+import type { Session, SessionOrigin, SignedInWith } from '../../auth/tokens.js';
 import type { RelyingParty } from '../../auth/passkeys.js';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { BadRequest, Forbidden, HttpError, NotFound, PayloadTooLarge, Unauthorized } from '../../http/errors.js';
@@ -33,9 +33,18 @@ function typed(username: string): string {
   return username.length > 256 ? `${username.slice(0, 256)}…` : username;
 }
 
-function originOf(ctx: SigninContext): SessionOrigin {
-  return { userAgent: ctx.header('user-agent') ?? '', address: ctx.address };
+function originOf(ctx: SigninContext, signedInWith?: SignedInWith): SessionOrigin {
+  return { userAgent: ctx.header('user-agent') ?? '', address: ctx.address, signedInWith };
 }
+
+/** How /api/login signed in under each auth method (recorded with the session, docs/api.md §2.11). */
+const LOGIN_SIGNED_IN_WITH: Record<string, SignedInWith> = {
+  json: 'password',
+  oidc: 'password',
+  hook: 'hook',
+  proxy: 'proxy',
+  noauth: 'noauth',
+};
 
 /**
  * docs/api.md §2.12, §2.13: the password was right; send it again with `otp` or `passkey`. The
@@ -233,14 +242,15 @@ export function createSigninService(
         throw new Forbidden();
       }
       ctx.log.info({ event: 'login', how: 'passkey', userId: user.id, address: ctx.address }, 'login succeeded');
-      return tokens.issue(user, originOf(ctx));
+      return tokens.issue(user, originOf(ctx, 'passkey'));
     },
 
     /** POST /api/login: the new token. */
     async login(body: unknown, ctx: SigninContext): Promise<string> {
+      const method = (await settings.auther()).method;
       const user = await authenticate(body, ctx);
       ctx.log.info({ event: 'login', userId: user.id, address: ctx.address }, 'login succeeded');
-      return tokens.issue(user, originOf(ctx));
+      return tokens.issue(user, originOf(ctx, LOGIN_SIGNED_IN_WITH[method]));
     },
 
     /**

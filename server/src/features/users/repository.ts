@@ -137,7 +137,7 @@ export function createUserRepository(db: Db, now: () => number = () => Math.floo
     async delete(id: number): Promise<boolean> {
       const r = await k.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       // What signs the user in goes with it (docs/api.md §2.10, §2.12).
-      for (const table of ['app_passwords', 'totp', 'recovery_codes', 'passkeys', 'webauthn_challenges'] as const) {
+      for (const table of ['app_passwords', 'totp', 'recovery_codes', 'passkeys', 'webauthn_challenges', 'oidc_identities'] as const) {
         await k.deleteFrom(table).where('user_id', '=', id).execute();
       }
       return Number(r.numDeletedRows) > 0;

@@ -15,11 +15,13 @@ import { assertWellFormedText } from '../../lib/json-text.js';
 import { rulesError } from '../../lib/rules.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { homeScope, validateUsername } from '../signin/home.js';
-import { confirmsOwnPassword } from '../signin/methods/confirm.js';
+import { confirmChange } from '../signin/methods/confirm.js';
 import { DuplicateUsername, type NewUser, type UserRecord, type UserRepository } from './repository.js';
 import { ensureScopeFolder } from '../../fs/scope-folder.js';
 
 export const CURRENT_PASSWORD_INCORRECT = 'the current password is incorrect';
+/** A user without a local password whose session is too old to confirm a change (docs/oidc.md "Confirming changes"). */
+export const SIGN_IN_AGAIN = 'sign in again to confirm this change';
 export const SHARE_NEEDS_DOWNLOAD = 'permission to share requires permission to download';
 
 /** S35: `which` entries that need the caller's current password (FB's list plus lockPassword, rules). */
@@ -83,11 +85,12 @@ const ZERO_PERM: Permissions = { admin: false, execute: false, create: false, re
 export function createUsersService(deps: UsersServiceDeps) {
   const locked = createLock();
 
-  /** S35: the caller's own password under the json and hook auth methods (docs/api.md §3.2 envelope). */
+  /** S35: the caller's own password, or a recent sign-in for a user without one (docs/api.md §3.2 envelope). */
   async function checkCurrentPassword(actor: Actor, given: string | undefined): Promise<void> {
-    if ((await confirmsOwnPassword(await deps.settings.auther(), actor.user, given)) === false) {
-      throw new BadRequest(CURRENT_PASSWORD_INCORRECT);
-    }
+    const now = Math.floor(Date.now() / 1000);
+    const answer = await confirmChange(await deps.settings.auther(), actor.user, actor.session, given, now);
+    if (answer === 'wrong-password') throw new BadRequest(CURRENT_PASSWORD_INCORRECT);
+    if (answer === 'sign-in-again') throw new Forbidden(SIGN_IN_AGAIN);
   }
 
   /** S37: a username taken by another user after folding → 409. */

@@ -24,7 +24,7 @@ import { useFormat } from '../../i18n/useFormat';
 import { copyText } from '../../lib/clipboard';
 import { toast } from '../../stores/toasts';
 import { confirmDanger } from '../prompts/ConfirmPrompt';
-import { CurrentPasswordField, needsCurrentPassword } from './CurrentPasswordField';
+import { CurrentPasswordField, useNeedsCurrentPassword } from './CurrentPasswordField';
 import './signin.css';
 
 /** The expiry choices, in days (0 = never). */
@@ -48,7 +48,7 @@ export function AppPasswordsCard() {
   const [nameError, setNameError] = useState<string | null>(null);
   const [current, setCurrent] = useState('');
   const [currentError, setCurrentError] = useState<string | null>(null);
-  const needsCurrent = needsCurrentPassword();
+  const needsCurrent = useNeedsCurrentPassword();
   const [saving, setSaving] = useState(false);
   const [created, setCreated] = useState<AppPasswordCreated | null>(null);
 

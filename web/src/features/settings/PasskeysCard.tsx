@@ -15,7 +15,7 @@ import { Spinner } from '../../components/Spinner';
 import { useFormat } from '../../i18n/useFormat';
 import { toast } from '../../stores/toasts';
 import { confirmDanger } from '../prompts/ConfirmPrompt';
-import { CurrentPasswordField, needsCurrentPassword } from './CurrentPasswordField';
+import { CurrentPasswordField, useNeedsCurrentPassword } from './CurrentPasswordField';
 import './signin.css';
 
 const NAME_MAX = 100;
@@ -31,7 +31,7 @@ export function PasskeysCard() {
   const [current, setCurrent] = useState('');
   const [currentError, setCurrentError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const needsCurrent = needsCurrentPassword();
+  const needsCurrent = useNeedsCurrentPassword();
   const supported = passkeysSupported();
 
   /** Runs a change that takes the current password: a 400 is said at its field (docs/api.md §2.13). */

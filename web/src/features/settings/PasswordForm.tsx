@@ -4,6 +4,7 @@
  * authentication the server also wants the current password (docs/api.md §3, S35). The session that
  * makes the change stays signed in (S21).
  */
+import { useNeedsCurrentPassword } from './CurrentPasswordField';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +14,6 @@ import { getSettings } from '../../api/settings';
 import { changePassword } from '../../api/users';
 import { Field } from '../../components/Field';
 import { Icon } from '../../components/Icon';
-import { ASKS_CURRENT_PASSWORD } from '../../config';
 import { useSession } from '../../stores/session';
 import { toast } from '../../stores/toasts';
 import {
@@ -32,7 +32,7 @@ export function PasswordForm() {
   // Only admins may read the settings; for others the server says the minimum when refusing.
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: getSettings, enabled: admin });
   const minLength = settings.data?.minimumPasswordLength ?? null;
-  const needsCurrent = ASKS_CURRENT_PASSWORD;
+  const needsCurrent = useNeedsCurrentPassword();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');

@@ -23,7 +23,7 @@ import { Spinner } from '../../components/Spinner';
 import { copyText } from '../../lib/clipboard';
 import { toast } from '../../stores/toasts';
 import { confirmDanger } from '../prompts/ConfirmPrompt';
-import { CurrentPasswordField, needsCurrentPassword } from './CurrentPasswordField';
+import { CurrentPasswordField, useNeedsCurrentPassword } from './CurrentPasswordField';
 import './signin.css';
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -45,7 +45,7 @@ export function SecondFactorCard() {
   const [current, setCurrent] = useState('');
   const [currentError, setCurrentError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const needsCurrent = needsCurrentPassword();
+  const needsCurrent = useNeedsCurrentPassword();
   const codesBox = useRef<HTMLDivElement>(null);
 
   async function refresh() {

@@ -1,6 +1,6 @@
 /**
- * The deleteUser prompt (docs/client.md §2 prompt list, §8): asks for confirmation — and, with json
- * authentication, the admin's own password (docs/api.md §3.6) — then deletes. A wrong password shows in
+ * The deleteUser prompt (docs/client.md §2 prompt list, §8): asks for confirmation — and, when the
+ * server asks it of the admin's session, the admin's own password (docs/api.md §3.6) — then deletes. A wrong password shows in
  * the prompt; a 403 (the last admin) and other failures close it with an error toast.
  */
 import type { User } from '@coffer/protocol';
@@ -12,11 +12,11 @@ import { TextField } from '../../components/Field';
 import { openPrompt, type PromptProps } from '../../stores/prompts';
 import { toast } from '../../stores/toasts';
 import { PromptCard } from '../prompts/PromptCard';
-import { NEEDS_CURRENT_PASSWORD, useProblemText } from './problemText';
+import { useProblemText } from './problemText';
 import { problemFromError } from './userDraft';
 
 /** Resolves true once the user is deleted; null when cancelled or refused. */
-export function confirmDeleteUser(user: User): Promise<true | null> {
+export function confirmDeleteUser(user: User, needsCurrent: boolean): Promise<true | null> {
   return openPrompt<true>(function DeleteUserPrompt({ resolve, dismiss }: PromptProps<true>) {
     const { t } = useTranslation();
     const problemText = useProblemText();
@@ -27,7 +27,7 @@ export function confirmDeleteUser(user: User): Promise<true | null> {
     async function handleSubmit(e: FormEvent) {
       e.preventDefault();
       if (busy) return;
-      if (NEEDS_CURRENT_PASSWORD && current === '') {
+      if (needsCurrent && current === '') {
         setError(t('users.errors.currentRequired'));
         return;
       }
@@ -53,7 +53,7 @@ export function confirmDeleteUser(user: User): Promise<true | null> {
       <PromptCard title={t('users.deleteTitle')}>
         <form className="delete-user" onSubmit={(e) => void handleSubmit(e)} noValidate>
           <p dir="auto">{t('users.deleteConfirm', { name: user.username })}</p>
-          {NEEDS_CURRENT_PASSWORD ? (
+          {needsCurrent ? (
             <TextField
               name="current-password"
               label={t('users.currentPassword')}
@@ -68,7 +68,7 @@ export function confirmDeleteUser(user: User): Promise<true | null> {
             />
           ) : null}
           <div className="delete-user__actions">
-            <button type="button" className="button" onClick={dismiss} data-autofocus={NEEDS_CURRENT_PASSWORD ? undefined : true}>
+            <button type="button" className="button" onClick={dismiss} data-autofocus={needsCurrent ? undefined : true}>
               {t('users.cancel')}
             </button>
             <button type="submit" className="button button--danger" disabled={busy}>

@@ -32,8 +32,11 @@ const someone = (username: string) =>
 
 async function heading(username: string, language: LanguageCode) {
   await setLanguage(language);
+  const client = new QueryClient();
+  // What the server would answer (GET /api/sessions/confirmation): no request leaves the test.
+  client.setQueryData(['sessions', 'confirmation'], { confirm: 'password', signedInWith: 'password', until: 0 });
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={client}>
       <MemoryRouter>
         <UserForm user={someone(username)} settings={null} />
       </MemoryRouter>

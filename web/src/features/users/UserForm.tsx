@@ -23,7 +23,7 @@ import { LANGUAGE_OPTIONS } from '../settings/languageOptions';
 import { PermissionsField } from '../settings/PermissionsField';
 import { RulesEditor } from '../settings/RulesEditor';
 import { confirmDeleteUser } from './DeleteUserPrompt';
-import { NEEDS_CURRENT_PASSWORD, useProblemText } from './problemText';
+import { useNeedsCurrentPassword, useProblemText } from './problemText';
 import { UserSignInActions } from './UserSignInActions';
 import * as userDraft from './userDraft';
 import type { FieldName, UserDraft, UserProblem, UserSettings } from './userDraft';
@@ -43,6 +43,7 @@ export function UserForm({ user, settings }: UserFormProps) {
     user ? userDraft.draftFromUser(user) : userDraft.newDraft(settings),
   );
   const [current, setCurrent] = useState('');
+  const needsCurrent = useNeedsCurrentPassword();
   const [attempted, setAttempted] = useState(false);
   const [refusal, setRefusal] = useState<UserProblem | null>(null);
   const [saving, setSaving] = useState(false);
@@ -56,7 +57,7 @@ export function UserForm({ user, settings }: UserFormProps) {
 
   const minLength = settings?.minimumPasswordLength ?? null;
   const local = attempted
-    ? userDraft.draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null })
+    ? userDraft.draftProblems(draft, { isNew, minLength, current: needsCurrent ? current : null })
     : [];
   const problems = refusal ? [refusal, ...local.filter((p) => p.field !== refusal.field)] : local;
   const errorOf = (field: FieldName) => {
@@ -75,7 +76,7 @@ export function UserForm({ user, settings }: UserFormProps) {
     if (saving) return;
     setAttempted(true);
     setRefusal(null);
-    const found = userDraft.draftProblems(draft, { isNew, minLength, current: NEEDS_CURRENT_PASSWORD ? current : null });
+    const found = userDraft.draftProblems(draft, { isNew, minLength, current: needsCurrent ? current : null });
     if (found.length > 0) {
       setFocusRequest((n) => n + 1);
       return;
@@ -117,7 +118,7 @@ export function UserForm({ user, settings }: UserFormProps) {
 
   async function handleDelete() {
     if (!user) return;
-    const deleted = await confirmDeleteUser(user);
+    const deleted = await confirmDeleteUser(user, needsCurrent);
     if (!deleted) return;
     client.removeQueries({ queryKey: queryKeys.user(user.id) });
     await client.invalidateQueries({ queryKey: queryKeys.users() });
@@ -226,7 +227,7 @@ export function UserForm({ user, settings }: UserFormProps) {
         }
       />
       {user ? <UserSignInActions user={user} /> : null}
-      {NEEDS_CURRENT_PASSWORD ? (
+      {needsCurrent ? (
         <TextField
           name="current-password"
           label={t('users.currentPassword')}

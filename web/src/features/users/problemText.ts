@@ -1,10 +1,12 @@
 /** Messages for the user form's problems, shared by the form and the deleteUser prompt. */
 import { useTranslation } from 'react-i18next';
-import { ASKS_CURRENT_PASSWORD } from '../../config';
 import type { UserProblem } from './userDraft';
 
-/** json and hook authentication ask for the admin's own password on every change (docs/api.md §3.2, S35). */
-export const NEEDS_CURRENT_PASSWORD = ASKS_CURRENT_PASSWORD;
+/**
+ * Whether the admin's own password is asked on every change (docs/api.md §3.2, S35): when the
+ * server asks it of this session (a user with a local password, not behind the proxy).
+ */
+export { useNeedsCurrentPassword } from '../settings/CurrentPasswordField';
 
 export function useProblemText(): (problem: UserProblem) => string {
   const { t } = useTranslation();

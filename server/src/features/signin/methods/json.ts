@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { dummyHash, hashPassword, isBcrypt, verifyPassword } from '../../../auth/passwords.js';
+import { dummyHash, hashPassword, hasLocalPassword, isBcrypt, verifyPassword } from '../../../auth/passwords.js';
 import type { AppOptions } from '../../../services.js';
 import type { AutherConfig } from '../../settings/repository.js';
 import type { UserRecord, UserRepository } from '../../users/repository.js';
@@ -12,7 +12,9 @@ import type { Credentials } from './credentials.js';
  */
 export async function checkStoredPassword(users: UserRepository, creds: Credentials): Promise<UserRecord | null> {
   const user = await users.byUsername(creds.username);
-  const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash()), creds.password);
+  // A user without a local password costs a hash too: the timing does not tell such accounts apart.
+  const hash = user && hasLocalPassword(user.passwordHash) ? user.passwordHash : await dummyHash();
+  const ok = await verifyPassword(hash, creds.password);
   return user && ok ? user : null;
 }
 

@@ -5,11 +5,10 @@
  * library. The flow's state travels in an encrypted, authenticated, ten-minute cookie (see
  * oidc-state.ts), so any instance behind the load balancer can finish a flow another one began.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import * as client from 'openid-client';
 import { PERMISSION_NAMES } from '@coffer/protocol';
-import { hashPassword } from '../../../auth/passwords.js';
+import { NO_LOCAL_PASSWORD } from '../../../auth/passwords.js';
 import type { ServerConfig } from '../../../config/schema.js';
 import { HttpError } from '../../../http/errors.js';
 import type { OidcConfig, SettingsRepository } from '../../settings/repository.js';
@@ -177,8 +176,8 @@ export function createOidcClient(deps: {
       const scope = homeScope(settings.userHomeBasePath, name);
       const user = provisionedUser(settings, {
         username: name,
-        // Never typed by anyone: the user signs in at the provider.
-        passwordHash: await hashPassword(randomBytes(22).toString('base64url')),
+        // No local password: the user signs in elsewhere (confirm.ts asks a recent sign-in instead).
+        passwordHash: NO_LOCAL_PASSWORD,
         scope,
         lockPassword: true,
       });

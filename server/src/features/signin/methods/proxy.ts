@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import proxyaddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
-import { hashPassword } from '../../../auth/passwords.js';
+import { NO_LOCAL_PASSWORD } from '../../../auth/passwords.js';
 import type { ServerConfig } from '../../../config/schema.js';
 import { Unauthorized } from '../../../http/errors.js';
 import type { SettingsRepository, AutherConfig } from '../../settings/repository.js';
@@ -47,7 +46,8 @@ export async function proxyLogin(
   const scope = homeScope(settings.userHomeBasePath, username);
   const user = provisionedUser(settings, {
     username,
-    passwordHash: await hashPassword(randomBytes(22).toString('base64url')),
+    // No local password: the user signs in elsewhere (confirm.ts asks a recent sign-in instead).
+    passwordHash: NO_LOCAL_PASSWORD,
     scope,
     lockPassword: true,
   });
