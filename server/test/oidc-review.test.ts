@@ -166,3 +166,49 @@ describe('a user without a local password on the sign-in form', () => {
     }
   });
 });
+
+describe('the throttle on /api/oidc/login and /api/oidc/callback', () => {
+  let srv: TestServer;
+  let op: TestProvider;
+
+  beforeAll(async () => {
+    srv = await startServer();
+    const redirectUrl = `${srv.url}/api/oidc/callback`;
+    op = await startProvider([redirectUrl]);
+    await srv.deps.settings.saveAuther({
+      ...(await srv.deps.settings.auther()),
+      method: 'oidc',
+      oidc: { ...defaultOidc(), issuer: op.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, redirectUrl },
+    });
+  });
+  afterAll(async () => {
+    await op?.close();
+    await srv?.close();
+  });
+
+  it('counts refused callbacks as failed logins of the address: 429 after ten, on the password form too', async () => {
+    const hostile = [
+      '/api/oidc/callback?code=x&state=y',
+      '/api/oidc/callback',
+      '/api/oidc/callback?error=access_denied',
+      `/api/oidc/callback?code=${'A'.repeat(4000)}&state=s`,
+      '/api/oidc/callback?code=x&state=y&iss=https%3A%2F%2Fevil.example',
+    ];
+    for (let i = 0; i < 10; i++) {
+      const res = await srv.fetch(hostile[i % hostile.length]!, { headers: { cookie: 'coffer_oidc=not-a-sealed-flow' } });
+      expect(res.status, String(i)).toBe(302);
+      expect(res.headers.get('location')).toBe('/login?oidc_error=failed');
+    }
+    const over = await srv.fetch('/api/oidc/callback?code=x&state=y');
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The same address guessing passwords is stopped too (S30: failures per address).
+    expect((await srv.fetch('/api/login', { method: 'POST', json: { username: ADMIN.username, password: ADMIN.password } })).status).toBe(429);
+  });
+
+  it('limits how often one address starts sign-ins', async () => {
+    let last = 0;
+    for (let i = 0; i < 130 && last !== 429; i++) last = (await srv.fetch('/api/oidc/login')).status;
+    expect(last).toBe(429);
+  });
+});

@@ -238,6 +238,19 @@ export function createLoginThrottle(store = createMemoryThrottleStore({ windowMs
 }
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
+/**
+ * docs/api.md §2.13: requests of one address to /api/oidc/login and /api/oidc/callback together in
+ * LOGIN_WINDOW_MS. A sign-in takes one of each, so this is 60 sign-ins per quarter hour from one
+ * address (an office behind one NAT included); each sends Coffer to the provider (discovery, the
+ * code exchange), which a flood would otherwise drive. Failed callbacks also count as failed logins
+ * of the address in the login throttle (S30).
+ */
+export const OIDC_REQUESTS_PER_ADDRESS = 120;
+
+export function createOidcThrottle(store = createMemoryThrottleStore({ windowMs: LOGIN_WINDOW_MS, maxPerKey: OIDC_REQUESTS_PER_ADDRESS })): RequestThrottle {
+  return createRequestThrottle(store, { name: 'oidc', limit: OIDC_REQUESTS_PER_ADDRESS });
+}
+
 /** S33: more than SIGNUP_ADDRESS_LIMIT signup requests per address and hour → 429. */
 export function createSignupThrottle(store = createMemoryThrottleStore({ windowMs: SIGNUP_WINDOW_MS })): RequestThrottle {
   return createRequestThrottle(store, { name: 'signup', limit: SIGNUP_ADDRESS_LIMIT });

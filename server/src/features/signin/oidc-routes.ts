@@ -2,11 +2,14 @@
  * GET /api/oidc/login, GET /api/oidc/callback, POST /api/oidc/session (docs/api.md §2.13): the
  * oidc auth method's browser flow. Every refusal of the callback sends the browser back to the
  * login page with `oidc_error` (`refused` or `failed`); the reason is logged, never shown.
+ * Throttled (429): login and callback requests per address (OIDC_REQUESTS_PER_ADDRESS), and the
+ * callback also by the login throttle (S30), in which each refused callback counts as a failure.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readCookie } from '../../auth/guard.js';
+import { createOidcThrottle } from '../../auth/throttle.js';
 import { looksLikeJwt } from '../../auth/tokens.js';
 import { NotFound, Unauthorized } from '../../http/errors.js';
 import { errors, noBody, PUBLIC, textBody } from '../../http/schemas.js';
@@ -34,7 +37,10 @@ function activeOidc(auther: AutherConfig): OidcConfig {
 
 export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, users, config, tokens } = app.deps;
+  const { settings, users, config, tokens, loginThrottle } = app.deps;
+  const requests = createOidcThrottle();
+  /** The login throttle's target for callbacks: failures count per address (S30), not per user. */
+  const CALLBACK_TARGET = 'oidc callback';
   const oidc = createOidcClient({ users, settings, config });
   const base = config.baseURL;
   const cookiePath = `${base}/api/oidc/`;
@@ -64,11 +70,12 @@ export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: Type.Object({
           redirect: Type.Optional(Type.String({ maxLength: 2048, description: 'a path of this app to open afterwards' })),
         }),
-        response: { 302: redirect('to the provider, with the flow in an encrypted cookie'), ...errors(400, 404) },
+        response: { 302: redirect('to the provider, with the flow in an encrypted cookie'), ...errors(400, 404, 429) },
       },
     },
     async (req, reply) => {
       const o = activeOidc(await settings.auther());
+      await requests.admit(req.ip);
       let started: Awaited<ReturnType<typeof oidc.begin>>;
       try {
         started = await oidc.begin(o, req.query.redirect ?? '/');
@@ -101,15 +108,17 @@ export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
           },
           { additionalProperties: true },
         ),
-        response: { 302: redirect('to the login page: signed in, or oidc_error'), ...errors(400, 404) },
+        response: { 302: redirect('to the login page: signed in, or oidc_error'), ...errors(400, 404, 429) },
       },
     },
     async (req: FastifyRequest, reply) => {
       const o = activeOidc(await settings.auther());
+      await requests.admit(req.ip);
+      const release = await loginThrottle.begin(req.ip, CALLBACK_TARGET);
       const clear = cookie(o, OIDC_STATE_COOKIE, '', 0, 'Lax');
-      const pending = await openState(await sealKey(), readCookie(req.headers.cookie, OIDC_STATE_COOKIE), purpose(o));
-      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
       try {
+        const pending = await openState(await sealKey(), readCookie(req.headers.cookie, OIDC_STATE_COOKIE), purpose(o));
+        const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
         if (!pending) throw new OidcRefused('failed', 'no valid flow cookie (expired, or another browser)');
         const user = await oidc.finish(o, pending, query, req.log);
         const jwt = await tokens.issue(user, { userAgent: req.headers['user-agent'] ?? '', address: req.ip, signedInWith: 'oidc' });
@@ -118,9 +127,12 @@ export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
         return toLogin(reply, `oidc=done&redirect=${back}`, [clear, cookie(o, OIDC_SESSION_COOKIE, jwt, OIDC_SESSION_SECONDS, 'Strict')]);
       } catch (err) {
         if (!(err instanceof OidcRefused)) throw err;
+        await loginThrottle.failed(req.ip, CALLBACK_TARGET);
         app.deps.metrics.loginFailures.inc();
         req.log.warn({ event: 'login_failed', how: 'oidc', reason: err.reason, address: req.ip }, 'OIDC sign-in refused');
         return toLogin(reply, `oidc_error=${err.kind}`, [clear]);
+      } finally {
+        release();
       }
     },
   );
