@@ -43,7 +43,18 @@ test('an admin ends all of a user’s sessions and resets its second factor, eac
     body: JSON.stringify({ code, current_password: password }),
   });
   expect(confirmed.status).toBe(200);
+  // An app password, which "End all sessions" revokes too (docs/api.md §2.11).
+  const made = await fetch(`${server.url}/api/app-passwords`, {
+    method: 'POST',
+    headers: { 'X-Auth': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'dav', readOnly: false, expiresInDays: 0, current_password: password }),
+  });
+  expect(made.status).toBe(201);
+  const appPassword = ((await made.json()) as { secret: string }).secret;
   expect(await alive(token)).toBe(200);
+  const davAlive = async () =>
+    (await fetch(`${server.url}/api/resources/`, { headers: { Authorization: `Bearer ${appPassword}` } })).status;
+  expect(await davAlive()).toBe(200);
 
   await signIn(page);
   const users = new Users(page);
@@ -52,12 +63,14 @@ test('an admin ends all of a user’s sessions and resets its second factor, eac
   await users.form().getByRole('button', { name: 'End all sessions' }).click();
   const endDialog = page.getByRole('dialog', { name: `End all of ${name}'s sessions?` });
   await expect(endDialog).toContainText(`${name} will be signed out on every browser and device.`);
+  await expect(endDialog).toContainText('Their app passwords are revoked too');
   await endDialog.getByRole('button', { name: 'Cancel' }).click();
   expect(await alive(token)).toBe(200);
   await users.form().getByRole('button', { name: 'End all sessions' }).click();
   await endDialog.getByRole('button', { name: 'End all sessions' }).click();
   await expect(users.toasts().getByText(`${name}'s sessions ended.`)).toBeVisible();
   expect(await alive(token)).toBe(401);
+  expect(await davAlive()).toBe(401);
 
   // The password alone is not enough while the second factor is on; after the reset it is.
   const login = () =>

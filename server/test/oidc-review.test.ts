@@ -212,3 +212,33 @@ describe('the throttle on /api/oidc/login and /api/oidc/callback', () => {
     expect(last).toBe(429);
   });
 });
+
+describe("an admin's End all sessions", () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startServer();
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it("ends the user's sessions and revokes its app passwords, at once", async () => {
+    const dora = await srv.createUser({ username: 'end-dora' });
+    const token = await srv.login(dora.username, dora.password);
+    const made = await srv.fetch('/api/app-passwords', { method: 'POST', token, json: { name: 'dav', readOnly: false, expiresInDays: 0, current_password: dora.password } });
+    expect(made.status).toBe(201);
+    const secret = ((await made.json()) as { secret: string }).secret;
+    const bearer = () => srv.fetch('/api/resources/', { headers: { Authorization: `Bearer ${secret}` } });
+    expect((await bearer()).status).toBe(200);
+    const admin = await srv.login();
+    // Not an admin: 403, nothing ends.
+    expect((await srv.fetch(`/api/users/${dora.id}/sessions`, { method: 'DELETE', token })).status).toBe(403);
+    expect((await bearer()).status).toBe(200);
+    expect((await srv.fetch(`/api/users/${dora.id}/sessions`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect((await srv.fetch('/api/sessions', { token })).status).toBe(401);
+    expect((await bearer()).status).toBe(401);
+    expect(await srv.deps.appPasswords.list(dora.id)).toEqual([]);
+    // Another user's app passwords stay.
+    expect((await srv.fetch('/api/sessions', { token: admin })).status).toBe(200);
+  });
+});

@@ -127,7 +127,7 @@ export async function sessionsRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: [requireNumericId, app.authenticate, requireSignedIn, requireAdmin],
       schema: {
         tags: ['users'],
-        summary: "End all of a user's sessions (admins only; their own included when it is them)",
+        summary: "End all of a user's sessions and revoke its app passwords (admins only; their own included when it is them)",
         security: SESSION,
         params: NumericParams,
         response: { 204: noBody('ended'), ...errors(401, 403, 404) },
@@ -136,8 +136,11 @@ export async function sessionsRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const id = Number(req.params.id);
       if (!(await app.deps.users.byId(id))) throw new NotFound();
+      // Everything that signs the user in without its password goes: a stolen account's app
+      // passwords would outlive the sessions an admin ends for it.
       await tokens.revokeUser(id);
-      req.log.info({ event: 'sessions_ended', actor: req.user.id, userId: id }, "user's sessions ended");
+      await appPasswords.revokeUser(id);
+      req.log.info({ event: 'sessions_ended', actor: req.user.id, userId: id, appPasswords: 'revoked' }, "user's sessions ended and app passwords revoked");
       if (id === req.user.id) void reply.header('Set-Cookie', CLEAR_COOKIE);
       return reply.code(204).send();
     },

@@ -1,6 +1,7 @@
 /**
  * The user form's sign-in actions for an admin (docs/client.md §2 "Users list and user form";
- * docs/api.md §2.11, §2.12): end all of the user's sessions, reset its second factor. Each asks first.
+ * docs/api.md §2.11, §2.12): end all of the user's sessions (its app passwords are revoked with
+ * them, and the prompt says so), reset its second factor. Each asks first.
  */
 import type { User } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,10 @@ export function UserSignInActions({ user }: { user: User }) {
   async function ask(kind: 'endSessions' | 'resetSecondFactor', action: () => Promise<void>) {
     const ok = await confirmDanger({
       title: t(`users.signIn.${kind}Title`, { name }),
-      text: t(`users.signIn.${kind}Text`, { name }),
+      text:
+        kind === 'endSessions'
+          ? `${t('users.signIn.endSessionsText', { name })} ${t('users.signIn.endSessionsAppPasswords')}`
+          : t(`users.signIn.${kind}Text`, { name }),
       cancel: t('files.prompts.cancel'),
       confirm: t(`users.signIn.${kind}`),
     });
