@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readCookie } from '../../auth/guard.js';
-import { createOidcThrottle } from '../../auth/throttle.js';
+import { createOidcThrottle, LOGIN_WINDOW_MS, OIDC_REQUESTS_PER_ADDRESS } from '../../auth/throttle.js';
 import { looksLikeJwt } from '../../auth/tokens.js';
 import { NotFound, Unauthorized } from '../../http/errors.js';
 import { errors, noBody, PUBLIC, textBody } from '../../http/schemas.js';
@@ -38,7 +38,8 @@ function activeOidc(auther: AutherConfig): OidcConfig {
 export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { settings, users, config, tokens, loginThrottle } = app.deps;
-  const requests = createOidcThrottle();
+  // The instance's shared store (every worker, or Redis, counts the same requests).
+  const requests = createOidcThrottle(app.deps.shared.throttleStore('oidc', LOGIN_WINDOW_MS, OIDC_REQUESTS_PER_ADDRESS));
   /** The login throttle's target for callbacks: failures count per address (S30), not per user. */
   const CALLBACK_TARGET = 'oidc callback';
   const oidc = createOidcClient({ users, settings, config });
