@@ -55,6 +55,8 @@ export async function startCoffer(dir, root, extraArgs = [], bin = path.join(rep
   const child = spawn(
     process.execPath,
     [
+      // BENCH_NODE_ARGS: node options for the server alone (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
       bin,
       'serve',
       '--root',

@@ -107,6 +107,34 @@ describe('WebDAV dead properties', () => {
     expect(await color(srv, '/dav/d0c/in.txt')).toBeNull();
   });
 
+  it('a Depth 1 listing answers each member its own properties, across the groups they are read in', async () => {
+    // 300 members (several groups of dead.ts's PROPS_GROUP), every third with a property; the
+    // folder itself, a grandchild and the member of a folder whose name starts the same hold
+    // others, which no member may show.
+    await mkdir(path.join(srv.root, 'pf', 'm1'), { recursive: true });
+    await mkdir(path.join(srv.root, 'pf2'), { recursive: true });
+    const names = Array.from({ length: 300 }, (_, i) => `m${i}`);
+    await Promise.all(names.filter((n) => n !== 'm1').map((n) => writeFile(path.join(srv.root, 'pf', n), n)));
+    const rows = names.filter((_, i) => i % 3 === 0).map((n) => ({ resource: `/pf/${n}`, ns: 'urn:z', name: 'color', value: `c-${n}` }));
+    rows.push({ resource: '/pf', ns: 'urn:z', name: 'color', value: 'folder' }, { resource: '/pf/m1/deep', ns: 'urn:z', name: 'color', value: 'grandchild' });
+    rows.push({ resource: '/pf2/m1', ns: 'urn:z', name: 'color', value: 'sibling' });
+    await srv.deps.db.kysely.insertInto('dav_props').values(rows).execute();
+    await writeFile(path.join(srv.root, 'pf2', 'm1'), 'x');
+    const res = await dav(srv, 'PROPFIND', '/dav/pf/', { headers: { depth: '1' }, body: askColor });
+    expect(res.status).toBe(207);
+    const colors = new Map(
+      [...res.body.matchAll(/<D:response><D:href>([^<]*)<\/D:href>(.*?)<\/D:response>/g)].map((m) => [m[1]!, /<X:color xmlns:X="urn:z">([^<]*)</.exec(m[2]!)?.[1] ?? null]),
+    );
+    expect(colors.size).toBe(301);
+    expect(colors.get('/dav/pf/')).toBe('folder');
+    for (const [i, n] of names.entries()) expect(colors.get(`/dav/pf/${n}${n === 'm1' ? '/' : ''}`), n).toBe(i % 3 === 0 ? `c-${n}` : null);
+    // allprop answers them too.
+    const all = await dav(srv, 'PROPFIND', '/dav/pf/', { headers: { depth: '1' } });
+    expect(all.body.match(/<X:color xmlns:X="urn:z">c-m\d+<\/X:color>/g)).toHaveLength(100);
+    expect(all.body).not.toContain('grandchild');
+    expect(all.body).not.toContain('sibling');
+  });
+
   it('refuses to change a live property, and then changes nothing (403, 424)', async () => {
     await writeFile(path.join(srv.root, 'live.txt'), 'x');
     const body = `<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:color>pink</Z:color><D:getetag>"x"</D:getetag></D:prop></D:set></D:propertyupdate>`;

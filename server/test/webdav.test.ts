@@ -5,7 +5,8 @@
  * names and symlink confinement.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +110,30 @@ describe('WebDAV trusts a checked password only while the auth configuration and
     const token = await srv.login();
     expect((await srv.fetch(`/api/users/${other.id}`, { method: 'DELETE', token, json: { current_password: ADMIN.password } })).status).toBe(200);
     expect((await davRaw(srv, 'OPTIONS', '/dav/', { auth: them })).status).toBe(401);
+  });
+});
+
+describe('WebDAV under the hook auth method', () => {
+  const srv = useServer();
+
+  it('asks the hook at every request: an account it blocks after a good answer is refused at once', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'coffer-dav-hook-'));
+    // Authenticates until the file "blocked" appears beside it (an account closed in the directory).
+    await writeFile(path.join(dir, 'hook.sh'), `#!/bin/sh\nif [ -e "$1/blocked" ]; then echo "hook.action=block"; else echo "hook.action=auth"; fi\n`);
+    await chmod(path.join(dir, 'hook.sh'), 0o755);
+    await srv.deps.settings.saveAuther({ ...defaultAuther('hook'), command: `${dir}/hook.sh ${dir}` });
+    try {
+      const who = { username: 'hooked', password: 'hook-password-1' };
+      expect((await davRaw(srv, 'OPTIONS', '/dav/', { auth: who })).status).toBe(200);
+      expect((await davRaw(srv, 'OPTIONS', '/dav/', { auth: who })).status).toBe(200);
+      await writeFile(path.join(dir, 'blocked'), '');
+      expect((await davRaw(srv, 'OPTIONS', '/dav/', { auth: who })).status).toBe(401);
+      await rm(path.join(dir, 'blocked'));
+      expect((await davRaw(srv, 'OPTIONS', '/dav/', { auth: who })).status).toBe(200);
+    } finally {
+      await srv.deps.settings.saveAuther(defaultAuther('json'));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -298,6 +323,35 @@ describe('WebDAV methods', () => {
     expect((await dav(srv, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body: '<x:propfind xmlns:x="urn:not-dav"/>' })).status).toBe(400);
     const huge = `<D:propfind xmlns:D="DAV:"><D:prop>${'<D:getetag/>'.repeat(100_000)}</D:prop></D:propfind>`;
     expect((await dav(srv, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body: huge })).status).toBe(413);
+  });
+
+  it('bounds a PROPFIND: at most 256 property names (400), a body of 64 KiB declared or chunked (413)', async () => {
+    const ask = (n: number, pad = '') => `<D:propfind xmlns:D="DAV:"><D:prop>${Array.from({ length: n }, (_, i) => `<D:p${i}/>`).join('')}</D:prop>${pad}</D:propfind>`;
+    const ok = await dav(srv, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body: ask(256) });
+    expect(ok.status).toBe(207);
+    const many = await dav(srv, 'PROPFIND', '/dav/', { headers: { depth: '1' }, body: ask(257) });
+    expect(many.status).toBe(400);
+    expect(many.body).toContain('at most 256 properties');
+    // Under the names' bound, over the body's: 100 KiB of comment.
+    const padded = ask(1, `<!--${'x'.repeat(100 * 1024)}-->`);
+    expect((await dav(srv, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body: padded })).status).toBe(413);
+    // The same body chunked, without a Content-Length: cut off as it streams.
+    const base = new URL(srv.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { host: base.hostname, port: base.port, method: 'PROPFIND', path: base.pathname.replace(/\/$/, '') + '/dav/', headers: { depth: '0', authorization: basic(admin.username, admin.password) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < padded.length; i += 8192) req.write(padded.slice(i, i + 8192));
+      req.end();
+    });
+    expect(status).toBe(413);
+    // A LOCK body is bounded the same way; a PROPPATCH body carries values and may be larger.
+    expect((await dav(srv, 'LOCK', '/dav/', { body: `<D:lockinfo xmlns:D="DAV:"><!--${'x'.repeat(100 * 1024)}--></D:lockinfo>` })).status).toBe(413);
   });
 
   it('refuses a fragment in the request target rather than act on the path before it', async () => {

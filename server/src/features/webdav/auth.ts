@@ -2,10 +2,11 @@
  * Who a WebDAV request is (issue 19, item 3): HTTP Basic, never a cookie or a token in the URL. The
  * user name and an app password (docs/api.md §2.10), or the account password through the
  * configured auth method, are checked in the same throttle as /api/login (S30); noauth serves
- * user 1 and proxy trusts its header as the web API does. A password the json or hook method
+ * user 1 and proxy trusts its header as the web API does. A password the json method
  * verified is remembered for a few minutes, keyed by a digest of the credentials and bound to the
  * user's name, stored hash and the auth configuration it was checked under, so that a client's
- * hundreds of requests do not each cost an argon2 check (or a hook run). Each use re-reads the user
+ * hundreds of requests do not each cost an argon2 check. Under the hook method nothing is trusted:
+ * the hook answers every request (authOf). Each use re-reads the user
  * and the auth configuration from the database, so that on every instance a changed password, a
  * renamed or deleted user, a second factor turned on or another auth method ends it at once.
  */
@@ -72,17 +73,21 @@ export function createDavAuth(deps: {
   const now = deps.now ?? Date.now;
   /** digest of the credentials → the user and the auth configuration they were checked against. */
   const trusted = new Map<string, { userId: number; username: string; passwordHash: string; auth: string; until: number }>();
-  /**
-   * What a trusted password stays bound to: the method and what decides its verdict. proxy and
-   * noauth check no password, so under them nothing is trusted at all.
-   */
   // Each use re-reads the user and the auth method anyway; dropping at once also frees the memory
   // and keeps a deleted user's entry from waiting for its expiry.
   deps.invalidation?.subscribe('users', (id) => {
     for (const [key, t] of trusted) if (id === undefined || String(t.userId) === id) trusted.delete(key);
   });
   deps.invalidation?.subscribe('settings', () => trusted.clear());
-  const authOf = (a: AutherConfig) => (a.method === 'json' || a.method === 'hook' ? JSON.stringify([a.method, a.command]) : null);
+  /**
+   * What a trusted password stays bound to: the method and what decides its verdict. Only under
+   * json, where Coffer itself holds the password, is anything trusted. proxy and noauth check no
+   * password. Under hook the command decides every sign-in, and its verdict can change without
+   * anything Coffer stores changing (an account blocked in the directory behind it): a trusted
+   * password would let a refused one in for minutes, so the hook runs for every request (docs/webdav.md;
+   * app passwords do not run it).
+   */
+  const authOf = (a: AutherConfig) => (a.method === 'json' ? JSON.stringify([a.method, a.command]) : null);
 
   const digest = (c: BasicCredentials) => createHash('sha256').update(c.username).update('\0').update(c.password).digest('base64url');
 

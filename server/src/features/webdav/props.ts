@@ -16,6 +16,9 @@ export interface PropName {
 
 export type PropRequest = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; names: PropName[] };
 
+/** Property names a PROPFIND <prop> may ask for (clients ask for a dozen or two). */
+export const MAX_PROP_NAMES = 256;
+
 /** The PROPFIND body: none or <allprop/> → every live property; <propname/>; <prop> with names. */
 export function propRequest(root: XmlElement | null): PropRequest {
   if (!root) return { kind: 'allprop' };
@@ -24,7 +27,10 @@ export function propRequest(root: XmlElement | null): PropRequest {
   if (child(root, 'propname')) return { kind: 'propname' };
   const prop = child(root, 'prop');
   if (!prop) throw new BadRequest('expected prop, allprop or propname');
-  return { kind: 'prop', names: elements(prop).map((e) => ({ ns: e.ns, local: e.local })) };
+  const names = elements(prop);
+  // Each name is looked up for every entry answered (100,000 in a big folder): bounded.
+  if (names.length > MAX_PROP_NAMES) throw new BadRequest(`at most ${MAX_PROP_NAMES} properties per PROPFIND`);
+  return { kind: 'prop', names: names.map((e) => ({ ns: e.ns, local: e.local })) };
 }
 
 /** What a response describes: a resource and the stat fields its live properties come from. */

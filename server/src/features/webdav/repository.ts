@@ -87,15 +87,30 @@ export function createDavRepository(db: Db, now: () => number = Date.now) {
       return k.selectFrom('dav_props').select(['ns', 'name', 'value']).where('resource', '=', key).orderBy('ns').orderBy('name').execute();
     },
 
-    /** The properties of `key` and of its direct children (what a PROPFIND Depth 1 answers). */
-    async propsWithChildren(key: string): Promise<(DeadProp & { resource: string })[]> {
+    /**
+     * The keys of the direct children of `key` that hold properties — the keys only, never the
+     * values: a PROPFIND Depth 1 reads those a few entries at a time (propsOf, dead.ts).
+     */
+    async childrenWithProps(key: string): Promise<Set<string>> {
       const prefix = underPrefix(key);
       const len = [...prefix].length;
       const find = db.dialect === 'postgres' ? sql`strpos(substr(resource, ${len + 1}), '/')` : sql`instr(substr(resource, ${len + 1}), '/')`;
+      const rows = await k
+        .selectFrom('dav_props')
+        .select('resource')
+        .distinct()
+        .where(sql<boolean>`(resource != ${key} AND substr(resource, 1, ${len}) = ${prefix} AND ${find} = 0)`)
+        .execute();
+      return new Set(rows.map((r) => r.resource));
+    },
+
+    /** The properties of each of `keys` (a few at a time: the caller bounds how many). */
+    async propsOf(keys: readonly string[]): Promise<(DeadProp & { resource: string })[]> {
+      if (keys.length === 0) return [];
       return k
         .selectFrom('dav_props')
         .select(['resource', 'ns', 'name', 'value'])
-        .where(sql<boolean>`(resource = ${key} OR (substr(resource, 1, ${len}) = ${prefix} AND ${find} = 0))`)
+        .where('resource', 'in', keys)
         .orderBy('resource')
         .orderBy('ns')
         .orderBy('name')

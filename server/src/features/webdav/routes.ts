@@ -15,7 +15,9 @@ import { canonicalPath, type CanonicalPath } from '../../fs/canonical.js';
 import { diskUsage, isWithin } from '../../fs/ops.js';
 import { createSigninService } from '../signin/service.js';
 import { createDavAuth } from './auth.js';
-import { activeLock, childHref, hrefOf, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, propRequest, propResponse, proppatchResponse, statResource, wantsQuota } from './props.js';
+import { PROPS_GROUP } from './dead.js';
+import type { DeadProp } from './repository.js';
+import { activeLock, childHref, type DavResource, hrefOf, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, propRequest, propResponse, proppatchResponse, statResource, wantsQuota } from './props.js';
 import { timeoutOf } from './locks.js';
 import { answerMacMetadata, isMacMetadataName } from './finder.js';
 import { followFileEvents } from './follow.js';
@@ -26,11 +28,17 @@ import { child, innerXml, isDav, parseXml, type XmlElement } from './xml.js';
 /** The methods Fastify learns (addHttpMethod); OPTIONS, GET, HEAD, PUT and DELETE it knows. */
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
-/** XML request bodies are small; larger is 413 before parsing. */
+/**
+ * Bytes of an XML request body; larger is 413 before parsing. PROPPATCH carries property values
+ * (service.ts: up to MAX_PROPS_TOTAL characters a resource); PROPFIND and LOCK bodies are a few
+ * hundred bytes from real clients (a PROPFIND's names are bounded too: props.ts MAX_PROP_NAMES).
+ */
 export const XML_BODY_LIMIT = 1024 * 1024;
+export const SMALL_XML_BODY_LIMIT = 64 * 1024;
 export const MOUNT = '/dav';
 /** Characters of a PROPFIND answer's piece at most (plus one entry's answer): Readable.from keeps 16 pieces ahead. */
 const PIECE_MAX = 256 * 1024;
+const NO_PROPS: readonly DeadProp[] = [];
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -79,14 +87,15 @@ function mountPathOf(req: FastifyRequest, raw: string, mountPath: string): Canon
   return canonicalPath(p.slice(mountPath.length) || '/', { decode: true });
 }
 
-/** The XML body of PROPFIND, PROPPATCH and LOCK: at most XML_BODY_LIMIT bytes. */
-async function xmlBody(req: FastifyRequest): Promise<XmlElement | null> {
-  if (Number(header(req, 'content-length')) > XML_BODY_LIMIT) throw new PayloadTooLarge();
+/** The XML body of PROPFIND, PROPPATCH and LOCK: at most `limit` bytes, declared or streamed (chunked). */
+async function xmlBody(req: FastifyRequest, limit: number): Promise<XmlElement | null> {
+  const tooLarge = () => new PayloadTooLarge(`XML body over ${limit} bytes`);
+  if (Number(header(req, 'content-length')) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req.raw as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > XML_BODY_LIMIT) throw new PayloadTooLarge();
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   return parseXml(Buffer.concat(chunks).toString('utf8'));
@@ -235,7 +244,7 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     { 207: MULTISTATUS, ...errors(400, 401, 403, 404, 413, 429) },
     async (req, reply, tail) => {
       const depth = depthOf(req, 'infinity');
-      const want = propRequest(await xmlBody(req));
+      const want = propRequest(await xmlBody(req, SMALL_XML_BODY_LIMIT));
       const abort = new AbortController();
       req.raw.once('close', () => abort.abort());
       const hideMac = hidingMacMetadata.has(req);
@@ -246,34 +255,53 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
       const now = Date.now();
       /** The href of a lock's root as this user sees it; null when it lies above the scope. */
       const rootHref = (key: string) => (isWithin(scopeKey, key) ? hrefOf(mountPath, scopeKey === '/' ? key : key.slice(scopeKey.length) || '/', false) : null);
-      const stateOf = (key: string) => ({
-        dead: state.props(key),
-        activeLocks: state.locks(key).map((l) => activeLock(l, rootHref(l.resource), now)).join(''),
-        quota: quota && { used: quota.used, available: Math.max(0, quota.total - quota.used) },
-      });
+      const quotaValue = quota && { used: quota.used, available: Math.max(0, quota.total - quota.used) };
+      const locksOf = (key: string) => (state.anyLocks ? state.locks(key).map((l) => activeLock(l, rootHref(l.resource), now)).join('') : '');
       async function* pieces() {
         yield MULTISTATUS_OPEN;
         const name = self.virtual === '/' ? '' : self.virtual.slice(self.virtual.lastIndexOf('/') + 1);
         const selfHref = hrefOf(mountPath, self.virtual, !!self.stat?.isDirectory());
-        yield propResponse(statResource(selfHref, name, self.stat!), want, stateOf(state.selfKey));
+        yield propResponse(statResource(selfHref, name, self.stat!), want, { dead: state.selfProps, activeLocks: locksOf(state.selfKey), quota: quotaValue });
         if (children) {
-          // One piece per batch of entries (fs/children.ts: ~2,000): one write per entry costs more
-          // than the entry. A piece is cut at PIECE_MAX characters: an entry's answer repeats the
-          // locks of its folder (up to MAX_LOCKS_PER_USER per user, each with its owner) and its
-          // dead properties, so a batch's could outgrow memory and V8's longest string.
+          // One resource and one state object, refilled for each entry (100,000 in a big folder:
+          // no object per entry; propResponse keeps neither).
+          const r: DavResource = { href: '', name: '', isDir: false, size: 0, mtimeMs: 0, createdMs: 0 };
+          const st: { dead: readonly DeadProp[]; activeLocks: string; quota: typeof quotaValue } = { dead: NO_PROPS, activeLocks: '', quota: quotaValue };
+          let piece = '';
+          // Pieces of about PIECE_MAX characters: one write per entry costs more than the entry,
+          // and an entry's answer repeats the locks of its folder (up to MAX_LOCKS_PER_USER per
+          // user, each with its owner) and its dead properties, so a batch's could outgrow memory
+          // and V8's longest string. Dead properties are read PROPS_GROUP entries at a time (dead.ts).
           for await (const batch of children) {
-            let piece = '';
-            for (const e of batch) {
-              if (hideMac && isMacMetadataName(e.name)) continue;
-              const r = { href: childHref(selfHref, e.name, e.isDir), name: e.name, isDir: e.isDir, size: e.size, mtimeMs: e.mtimeMs, createdMs: e.createdMs };
-              piece += propResponse(r, want, stateOf(state.childKey(e.name)));
-              if (piece.length >= PIECE_MAX) {
-                yield piece;
-                piece = '';
+            for (let from = 0; from < batch.length; from += PROPS_GROUP) {
+              const to = Math.min(batch.length, from + PROPS_GROUP);
+              let dead: Map<string, DeadProp[]> | null = null;
+              if (state.childProps) {
+                const keys: string[] = [];
+                for (let i = from; i < to; i++) keys.push(state.childKey(batch[i]!.name));
+                dead = await state.childProps(keys);
+              }
+              for (let i = from; i < to; i++) {
+                const e = batch[i]!;
+                if (hideMac && isMacMetadataName(e.name)) continue;
+                r.href = childHref(selfHref, e.name, e.isDir);
+                r.name = e.name;
+                r.isDir = e.isDir;
+                r.size = e.size;
+                r.mtimeMs = e.mtimeMs;
+                r.createdMs = e.createdMs;
+                const key = dead || state.anyLocks ? state.childKey(e.name) : '';
+                st.dead = dead?.get(key) ?? NO_PROPS;
+                st.activeLocks = locksOf(key);
+                piece += propResponse(r, want, st);
+                if (piece.length >= PIECE_MAX) {
+                  yield piece;
+                  piece = '';
+                }
               }
             }
-            if (piece) yield piece;
           }
+          if (piece) yield piece;
         }
         yield MULTISTATUS_CLOSE;
       }
@@ -357,7 +385,7 @@ function stateRoutes(
     'Set or remove dead properties, all or none (RFC 4918 section 9.2)',
     { 207: MULTISTATUS, ...errors(400, 401, 403, 404, 412, 413, 423, 429, 507) },
     async (req, reply, tail) => {
-      const out = await dav.proppatch(req.user, tail, await xmlBody(req), req.globalRules, conditionsOf(req, mountPath));
+      const out = await dav.proppatch(req.user, tail, await xmlBody(req, XML_BODY_LIMIT), req.globalRules, conditionsOf(req, mountPath));
       const names = out.changes.map((c) => ({ ns: c.ns, local: c.name }));
       const refused = out.refused.map((c) => ({ ns: c.ns, local: c.name }));
       const href = hrefOf(mountPath, out.p.virtual, !!out.p.stat?.isDirectory());
@@ -377,7 +405,7 @@ function stateRoutes(
     async (req, reply, tail) => {
       const depth = depthOf(req, 'infinity');
       if (depth === '1') throw new BadRequest('LOCK takes Depth 0 or infinity');
-      const root = await xmlBody(req);
+      const root = await xmlBody(req, SMALL_XML_BODY_LIMIT);
       const out = await dav.lock(
         req.user,
         tail,

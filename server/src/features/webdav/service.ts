@@ -22,9 +22,10 @@ import type { FileService } from '../../fs/service.js';
 import { folderChildren, type ChildEntry } from '../../fs/children.js';
 import { etagFor } from '../../http/send-file.js';
 import { createResourceService } from '../resources/service.js';
+import { childPropsReader } from './dead.js';
 import { createLockGuard, Locked, newLockToken, type IfSubject, type Protected } from './locks.js';
 import { isLiveProp } from './props.js';
-import type { DavLock, DavRepository, DeadProp } from './repository.js';
+import type { DavLock, DavRepository } from './repository.js';
 import { child, elements, innerXml, isDav, type XmlElement } from './xml.js';
 
 export class PreconditionFailed extends HttpError {
@@ -166,32 +167,33 @@ export function createDavService(deps: DavServiceDeps) {
 
     /**
      * What PROPFIND answers beside the live properties: the dead properties and the locks of the
-     * resource and, for a folder, of everything listed in it — read in two queries up front.
+     * resource and, for a folder, of everything listed in it. The resource's own properties and
+     * every lock are read up front (locks are bounded: MAX_LOCKS_PER_USER a user); the children's
+     * properties a group at a time, as the answer is written (dead.ts).
      */
     async stateFor(self: ScopedPath) {
       const selfKey = await files.storageKey(self);
-      const dirKey = self.stat?.isDirectory() ? await files.storageKey({ entry: self.real }) : selfKey;
+      const isDir = !!self.stat?.isDirectory();
+      const dirKey = isDir ? await files.storageKey({ entry: self.real }) : selfKey;
       // A link's locks are kept at its target (lockKey).
       const selfLockKey = await lockKey(self);
-      const props = await repo.propsWithChildren(dirKey);
-      if (dirKey !== selfKey) props.push(...(await repo.propsWithChildren(selfKey)).filter((r) => r.resource === selfKey));
+      const selfProps = await repo.props(selfKey);
+      const childProps = isDir ? await childPropsReader(repo, dirKey) : null;
       // The resource's own locks are both covering and below it: each token once in lockdiscovery.
       const found = [...(await repo.locksCovering(dirKey)), ...(await repo.locksBelow(dirKey))];
       if (dirKey !== selfKey) found.push(...(await repo.locksCovering(selfKey)));
       if (selfLockKey !== dirKey) found.push(...(await repo.locksCovering(selfLockKey)));
       const locks = [...new Map(found.map((l) => [l.token, l])).values()];
-      const byKey = new Map<string, DeadProp[]>();
-      for (const r of props) {
-        const list = byKey.get(r.resource) ?? [];
-        list.push(r);
-        byKey.set(r.resource, list);
-      }
       const childBase = dirKey === '/' ? '/' : dirKey + '/';
       return {
         selfKey,
+        selfProps,
         /** The storage key of a child of the folder (the entry itself: its folder's key and its name). */
         childKey: (name: string) => childBase + name,
-        props: (key: string) => byKey.get(key) ?? [],
+        /** null when no child holds a dead property; else their properties, by key, for a group of child keys. */
+        childProps,
+        /** Whether any lock covers the resource or anything in it (else every lockdiscovery is empty). */
+        anyLocks: locks.length > 0,
         /** Locks covering `key`: its own, and depth-infinity ones of its ancestors. */
         locks: (key: string) => {
           const at = key === selfKey ? selfLockKey : key;
