@@ -99,6 +99,11 @@ export interface ServerConfig {
   disableIndex: boolean;
   /** Seconds between the file index's reconciliations with the disk (0 = at start and after watcher errors only). */
   indexReconcileInterval: number;
+  /**
+   * Seconds in which a WebDAV PUT body must bring, and a GET answer must be taken, at least
+   * webdav/idle.ts's MIN_BYTES_PER_PERIOD, or the connection is closed (0 = never).
+   */
+  webdavIdleTimeout: number;
   /** Who must sign in with a second factor (docs/api.md §2.12): none, admins or all. */
   requireSecondFactor: string;
   /**
@@ -166,6 +171,7 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'disableWebdav', flag: 'disable-webdav', kind: 'boolean', default: false, stored: true, description: 'no WebDAV server at /dav/ (on by default; docs/webdav.md)' },
   { key: 'disableIndex', flag: 'disable-index', kind: 'boolean', default: false, stored: true, description: 'no file index: search walks the folders on every query and listings carry no folder sizes (docs/api.md §24)' },
   { key: 'indexReconcileInterval', flag: 'index-reconcile-interval', kind: 'duration', default: 3600, stored: true, description: 'how often the file index re-reads the folders whose modification time changed, catching what the watcher missed (0 = at start and after watcher errors only)' },
+  { key: 'webdavIdleTimeout', flag: 'webdav-idle-timeout', kind: 'duration', default: 60, stored: true, description: 'a WebDAV upload or download that moves less than 16 KiB in this long is cut off: the upload leaves nothing, the file is closed (0 = never)' },
   { key: 'disableApiDocs', flag: 'disable-api-docs', kind: 'boolean', default: false, stored: false, description: 'no OpenAPI document at /api/openapi.json and no reference page at /api/docs' },
   { key: 'workers', flag: 'workers', kind: 'string', default: '1', stored: false, description: 'request processes sharing the port: a number (1-64) or "auto" (one per core)' },
   { key: 'shutdownTimeout', flag: 'shutdown-timeout', kind: 'duration', default: 10, stored: false, description: 'how long in-flight requests may run after SIGTERM/SIGINT' },

@@ -16,6 +16,7 @@ import { diskUsage, isWithin } from '../../fs/ops.js';
 import { createSigninService } from '../signin/service.js';
 import { createDavAuth } from './auth.js';
 import { PROPS_GROUP } from './dead.js';
+import { cutWhenIdle } from './idle.js';
 import type { DeadProp } from './repository.js';
 import { activeLock, childHref, type DavResource, hrefOf, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, propRequest, propResponse, proppatchResponse, statResource, wantsQuota } from './props.js';
 import { timeoutOf } from './locks.js';
@@ -316,6 +317,8 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
       method === 'GET' ? "A file's bytes, with ranges and validators (docs/api.md §8.1)" : "A file's headers, as GET without the body",
       { ...fileAnswers("the file's bytes"), ...errors(400, 401, 403, 404, 405, 412, 416, 429) },
       async (req, reply, tail) => {
+        // A client that stops reading is cut off (idle.ts).
+        cutWhenIdle(req, reply, 'out', deps.config.webdavIdleTimeout * 1000);
         const p = await dav.download(req.user, tail, req.globalRules);
         if (p.stat?.isDirectory()) throw new MethodNotAllowed();
         return sendResolvedFile(req, reply, p, false);
@@ -328,6 +331,8 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     'Create or replace a file from the body, streamed and renamed into place',
     { 201: noBody('created'), 204: noBody('replaced'), ...errors(400, 401, 403, 404, 405, 409, 412, 413, 423, 429, 507) },
     async (req, reply, tail) => {
+      // A client that trickles its body is cut off; the write then leaves nothing (idle.ts).
+      cutWhenIdle(req, reply, 'in', deps.config.webdavIdleTimeout * 1000);
       const body = putBody(req, deps.config.maxUploadSize);
       const out = await dav.put(req.user, tail, body, req.globalRules, conditionsOf(req, mountPath));
       return reply.code(out.created ? 201 : 204).send();

@@ -1,0 +1,120 @@
+/**
+ * WebDAV bodies that barely move are cut off (--webdav-idle-timeout, features/webdav/idle.ts): a
+ * PUT that trickles its bytes leaves nothing behind and the old file intact; a GET whose client
+ * stopped reading has its connection and its file closed. A transfer that keeps moving is not cut.
+ */
+import { readdirSync, readlinkSync } from 'node:fs';
+import http from 'node:http';
+import { readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TEMP_PREFIX } from '../src/fs/names.js';
+import { ADMIN, useServer, type TestServer } from './harness.js';
+import { basic } from './webdav-helpers.js';
+
+const PERIOD_S = 0.5;
+
+/** A request whose body the test writes itself; `closed` settles when the connection ends (true) or after `waitMs` (false). */
+function open(srv: TestServer, method: string, p: string, headers: Record<string, string>) {
+  const base = new URL(srv.url);
+  const req = http.request({
+    host: base.hostname,
+    port: base.port,
+    method,
+    path: base.pathname.replace(/\/$/, '') + p,
+    headers: { authorization: basic(ADMIN.username, ADMIN.password), ...headers },
+  });
+  let status = 0;
+  let settle: (v: boolean) => void = () => {};
+  const closedOrTimeout = new Promise<boolean>((resolve) => (settle = resolve));
+  req.on('response', (res) => {
+    status = res.statusCode ?? 0;
+    res.resume(); // a test that wants to stop reading pauses it in its own listener, after this one
+    res.on('close', () => settle(res.complete ? false : true));
+    res.on('end', () => settle(false));
+  });
+  req.on('error', () => settle(true));
+  req.on('close', () => {
+    if (!status) settle(true);
+  });
+  return {
+    req,
+    status: () => status,
+    closed: (waitMs: number) => Promise.race([closedOrTimeout, new Promise<boolean>((r) => setTimeout(() => r(false), waitMs))]),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('WebDAV idle timeout', () => {
+  const srv = useServer({ webdavIdleTimeout: PERIOD_S });
+
+  it('cuts off a PUT that trickles its body: no staging file left, the old file intact', async () => {
+    await writeFile(path.join(srv.root, 'slow.txt'), 'old');
+    const put = open(srv, 'PUT', '/dav/slow.txt', { 'content-length': '100000' });
+    let sent = 0;
+    const trickle = setInterval(() => {
+      if (!put.req.destroyed) put.req.write('x');
+      sent++;
+    }, 50);
+    try {
+      expect(await put.closed(8000)).toBe(true);
+    } finally {
+      clearInterval(trickle);
+      put.req.destroy();
+    }
+    // A few periods' worth of single bytes went out before the cut, far fewer than the body.
+    expect(sent).toBeLessThan(200);
+    await sleep(200);
+    expect(await readFile(path.join(srv.root, 'slow.txt'), 'utf8')).toBe('old');
+    expect((await readdir(srv.root)).filter((n) => n.startsWith(TEMP_PREFIX))).toEqual([]);
+  });
+
+  it('lets a PUT through that keeps moving, over several periods', async () => {
+    const chunk = Buffer.alloc(32 * 1024, 'y');
+    const put = open(srv, 'PUT', '/dav/steady.bin', { 'content-length': String(chunk.length * 8) });
+    for (let i = 0; i < 8; i++) {
+      put.req.write(chunk);
+      await sleep(150); // 8 × 150 ms: more than two periods, 32 KiB every 150 ms
+    }
+    put.req.end();
+    expect(await put.closed(8000)).toBe(false);
+    expect(put.status()).toBe(201);
+    expect((await readFile(path.join(srv.root, 'steady.bin'))).length).toBe(chunk.length * 8);
+  });
+
+  it('cuts off a GET whose client stopped reading, and closes the file', async () => {
+    const big = path.join(srv.root, 'big.bin');
+    await writeFile(big, Buffer.alloc(64 * 1024 * 1024, 'z'));
+    const real = await realpath(big);
+    // The server runs in this process: its descriptors on the file are ours to see.
+    const openOnIt = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === real;
+        } catch {
+          return false;
+        }
+      }).length;
+    const get = open(srv, 'GET', '/dav/big.bin', {});
+    const answered = new Promise<void>((resolve) =>
+      get.req.on('response', (res) => {
+        res.pause(); // reads nothing more: the connection's buffers fill and the server waits
+        resolve();
+      }),
+    );
+    get.req.end();
+    try {
+      await answered;
+      expect(get.status()).toBe(200);
+      expect(openOnIt()).toBe(1);
+      // Closed within a few periods (not at once: a client may pause for less than a period).
+      const t0 = Date.now();
+      while (openOnIt() > 0 && Date.now() - t0 < 10_000) await sleep(100);
+      expect(openOnIt()).toBe(0);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(PERIOD_S * 1000 - 100);
+    } finally {
+      get.req.destroy();
+    }
+  });
+});
