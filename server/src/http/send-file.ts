@@ -130,7 +130,29 @@ export interface SendOptions {
 
 /** A strong validator from what stat gives: size and modification time. */
 export function etagFor(size: number, mtimeMs: number): string {
-  return `"${Math.round(mtimeMs * 1000).toString(16)}-${size.toString(16)}"`;
+  return `"${etagText(size, mtimeMs)}"`;
+}
+
+/** etagFor without its quotes (a WebDAV listing writes 100,000 of them). */
+export function etagText(size: number, mtimeMs: number): string {
+  return `${hexOf(Math.round(mtimeMs * 1000))}-${hexOf(size)}`;
+}
+
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * `n.toString(16)`, made from bytes for the integers of 2^30 to 2^53 (a modification time in
+ * microseconds is one): V8 converts such a number, which is not a small integer, digit by digit as
+ * a double, ~1 µs each. Anything else (negative, fractional, larger) takes the plain way.
+ */
+export function hexOf(n: number): string {
+  if (n >= 0 && n < 0x40000000 && Number.isInteger(n)) return n.toString(16);
+  if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return n.toString(16);
+  const hi = Math.floor(n / 0x100000000);
+  const lo = n - hi * 0x100000000;
+  const low = BYTE_HEX[lo >>> 24]! + BYTE_HEX[(lo >>> 16) & 255]! + BYTE_HEX[(lo >>> 8) & 255]! + BYTE_HEX[lo & 255]!;
+  // n ≥ 2^30, so with hi 0 the low word's leading zeros are at most one.
+  return hi === 0 ? (low[0] === '0' ? low.slice(1) : low) : hi.toString(16) + low;
 }
 
 /** S60/S61/S64 headers on an answer that carries (or describes) file bytes. */

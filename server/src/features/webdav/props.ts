@@ -3,7 +3,7 @@
  * pieces, one <response> per resource, so a big folder streams out as it is read.
  */
 import type { ScopedPath } from '../../fs/resolve.js';
-import { etagFor } from '../../http/send-file.js';
+import { etagText } from '../../http/send-file.js';
 import { BadRequest } from '../../http/errors.js';
 import { extensionOf, mimeByExtension } from '../../fs/types.js';
 import type { DavLock, DeadProp } from './repository.js';
@@ -121,7 +121,7 @@ function liveValue(p: Live, r: DavResource): string | null {
       return dir ? null : contentType(r.name);
     case 'getetag':
       // etagFor's `"hex-hex"`: its quotes are the only characters to escape.
-      return dir ? null : `&quot;${etagFor(r.size, r.mtimeMs).slice(1, -1)}&quot;`;
+      return dir ? null : `&quot;${etagText(r.size, r.mtimeMs)}&quot;`;
     case 'getlastmodified':
       return httpDate(r.mtimeMs);
     case 'resourcetype':
