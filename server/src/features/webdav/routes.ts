@@ -88,18 +88,44 @@ function mountPathOf(req: FastifyRequest, raw: string, mountPath: string): Canon
   return canonicalPath(p.slice(mountPath.length) || '/', { decode: true });
 }
 
-/** The XML body of PROPFIND, PROPPATCH and LOCK: at most `limit` bytes, declared or streamed (chunked). */
+/**
+ * The XML body of PROPFIND, PROPPATCH and LOCK: at most `limit` bytes, declared or streamed
+ * (chunked). Past it the answer is 413 with `Connection: close`: the rest of the body is never
+ * read, and the connection ends once the answer is out (the request is not destroyed under it,
+ * which would leave the client with a reset instead of the 413).
+ */
 async function xmlBody(req: FastifyRequest, limit: number): Promise<XmlElement | null> {
-  const tooLarge = () => new PayloadTooLarge(`XML body over ${limit} bytes`);
+  const tooLarge = () => new HttpError(413, `XML body over ${limit} bytes`, { headers: { Connection: 'close' } });
   if (Number(header(req, 'content-length')) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req.raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return parseXml(Buffer.concat(chunks).toString('utf8'));
+  const raw = req.raw;
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: Error | null) => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onError);
+      raw.off('close', onClose);
+      if (err) {
+        raw.pause();
+        reject(err);
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(null);
+    const onError = (err: Error) => settle(err);
+    // Gone before its end: nobody is left to answer.
+    const onClose = () => settle(new BadRequest('the request body was cut off'));
+    raw.on('data', onData);
+    raw.once('end', onEnd);
+    raw.once('error', onError);
+    raw.once('close', onClose);
+  });
+  return parseXml(text);
 }
 
 /** The If header, and how its tagged URLs map into the mount (those elsewhere match nothing). */
