@@ -327,8 +327,10 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
                 }
               }
             }
+            // What is ready leaves while the next batch is being statted.
+            if (piece) yield piece;
+            piece = '';
           }
-          if (piece) yield piece;
         }
         yield MULTISTATUS_CLOSE;
       }
