@@ -128,6 +128,28 @@ describe('the Redis shared state (--redis-url)', () => {
     await release();
   });
 
+  it('keeps a held lock when Redis loses it, and stops the holder when another instance took it meanwhile', async () => {
+    const admin = new Redis(redis.url);
+    try {
+      let asked = 0;
+      const release = await a.uploadLocks.acquire('up-lost', { onReleaseRequest: () => asked++ });
+      await admin.del(`${prefix}lock:up-lost`); // as after a Redis restart without its data
+      await sleep(700); // past a renewal (lockTtlMs / 3) and the old expiry
+      expect(await b.uploadLocks.tryAcquire('up-lost')).toBeNull(); // taken again by its holder
+      expect(asked).toBe(0);
+      await admin.del(`${prefix}lock:up-lost`);
+      const releaseB = await b.uploadLocks.tryAcquire('up-lost'); // another instance is first this time
+      expect(releaseB).not.toBeNull();
+      for (let i = 0; i < 30 && asked === 0; i++) await sleep(50);
+      expect(asked).toBeGreaterThan(0); // the old holder is told to stop writing
+      await release(); // its release leaves the new holder's lock alone
+      expect(await a.uploadLocks.tryAcquire('up-lost')).toBeNull();
+      await releaseB!();
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('delivers an invalidation to the other instance', async () => {
     const seen: (string | undefined)[] = [];
     const mine: (string | undefined)[] = [];

@@ -64,7 +64,19 @@ if ttl < 0 then
 end
 return {n, ttl}`;
 
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+/**
+ * Keeps the holder's lock: renewed while it is ours, taken again when it is gone (Redis restarted
+ * without its data, or the lock was taken while Redis was down: nobody else holds it), 0 when
+ * another instance holds it now (the holder is asked to stop).
+ */
+const RENEW = `
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 interface Scripts {
@@ -197,8 +209,12 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
     heldHere.set(key, () => onReleaseRequest?.());
     const renew = setInterval(() => {
       void either(
-        () => scripts.cofferRenew(lockKey(key), token, lockTtlMs),
-        async () => 0,
+        async () => {
+          // Another instance holds it now (ours expired: a stall, Redis slow or restarted): this
+          // holder stops rather than write beside the new one.
+          if ((await scripts.cofferRenew(lockKey(key), token, lockTtlMs)) === 0) onReleaseRequest?.();
+        },
+        async () => undefined,
       );
     }, Math.max(100, Math.floor(lockTtlMs / 3)));
     renew.unref();
