@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../scripts/redis.mjs';
 import { Redis } from 'ioredis';
 import { createRedisShared } from '../src/features/cluster/redis.js';
-import { createGuessThrottle } from '../src/auth/throttle.js';
+import { createGuessThrottle, createRequestThrottle } from '../src/auth/throttle.js';
 import { HttpError } from '../src/http/errors.js';
 
 type Shared = ReturnType<typeof createRedisShared>;
@@ -75,6 +75,16 @@ describe('the Redis shared state (--redis-url)', () => {
       expect((err as HttpError).status).toBe(429);
     }
     await ga.admit('198.51.100.8'); // another address is not affected
+  });
+
+  it('admits no more than the limit of a parallel burst over both instances (signup, passkey options, upload shares)', async () => {
+    const policy = { name: 'burst-admit', limit: 5 };
+    const ta = createRequestThrottle(a.throttleStore('burst-admit', 60_000), policy);
+    const tb = createRequestThrottle(b.throttleStore('burst-admit', 60_000), policy);
+    const admit = (i: number) => (i % 2 ? ta : tb).admit('192.0.2.77').then(() => 'ok', (e: unknown) => (e as HttpError).status);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => admit(i)));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 429)).toHaveLength(35);
   });
 
   it('shares fixed-window counters (--rate-limit)', async () => {
@@ -206,7 +216,8 @@ describe('the Redis shared state (--redis-url)', () => {
     expect(Date.now() - t0).toBeLessThan(500);
     a.invalidation.publish('settings'); // never throws
     await redis.start();
-    for (let i = 0; i < 100 && a.health().degraded; i++) await sleep(50);
+    // Both reconnected (b counts in its memory until it has).
+    for (let i = 0; i < 100 && (a.health().degraded || b.health().degraded); i++) await sleep(50);
     expect(a.health()).toEqual({ store: 'redis' });
     await s.hit('y');
     expect((await b.throttleStore('outage', 60_000).check('y', 10)).count).toBe(1);

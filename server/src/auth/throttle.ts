@@ -23,6 +23,12 @@ export interface ThrottleStore {
   hit(key: string): Promise<void>;
   /** The key's events inside the window, and when it falls below `limit`. */
   check(key: string, limit: number): Promise<ThrottleState>;
+  /**
+   * `check`, then `hit` only when the key is below `limit`, as one step: of a parallel burst no
+   * more than `limit` get through, however many instances ask (a check and a hit apart would let
+   * the whole burst see the count before any of it was recorded). Answers the state before.
+   */
+  take(key: string, limit: number): Promise<ThrottleState>;
 }
 
 export interface MemoryStoreOptions {
@@ -61,22 +67,35 @@ export function createMemoryThrottleStore(opts: MemoryStoreOptions): ThrottleSto
     while (log.size > maxKeys) log.delete(log.keys().next().value as string);
   }
 
+  function record(key: string, t: number, events: number[]): void {
+    events.push(t);
+    if (events.length > maxPerKey) events.splice(0, events.length - maxPerKey);
+    if (!log.has(key)) log.set(key, events);
+    prune(t);
+  }
+
+  function stateOf(events: number[], limit: number, t: number): ThrottleState {
+    if (events.length < limit) return { count: events.length, retryAfterMs: 0 };
+    // The slot frees when the event that keeps the count at `limit` leaves the window.
+    const pivot = events[events.length - limit]!;
+    return { count: events.length, retryAfterMs: Math.max(1, pivot + opts.windowMs - t) };
+  }
+
   return {
     async hit(key) {
       const t = now();
-      const events = live(key, t);
-      events.push(t);
-      if (events.length > maxPerKey) events.splice(0, events.length - maxPerKey);
-      if (!log.has(key)) log.set(key, events);
-      prune(t);
+      record(key, t, live(key, t));
     },
     async check(key, limit) {
       const t = now();
+      return stateOf(live(key, t), limit, t);
+    },
+    async take(key, limit) {
+      const t = now();
       const events = live(key, t);
-      if (events.length < limit) return { count: events.length, retryAfterMs: 0 };
-      // The slot frees when the event that keeps the count at `limit` leaves the window.
-      const pivot = events[events.length - limit]!;
-      return { count: events.length, retryAfterMs: Math.max(1, pivot + opts.windowMs - t) };
+      const state = stateOf(events, limit, t);
+      if (state.retryAfterMs === 0) record(key, t, events);
+      return state;
     },
   };
 }
@@ -172,9 +191,8 @@ export function createRequestThrottle(store: ThrottleStore, policy: { name: stri
   return {
     async admit(address: string): Promise<void> {
       const key = `${policy.name}:a:${addressKey(address)}`;
-      const state = await store.check(key, policy.limit);
+      const state = await store.take(key, policy.limit);
       if (state.retryAfterMs > 0) throw retry(state.retryAfterMs);
-      await store.hit(key);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { Worker } from 'node:cluster';
-import { createLoginThrottle, LOGIN_ADDRESS_LIMIT, LOGIN_WINDOW_MS } from '../auth/throttle.js';
+import { createLoginThrottle, createSignupThrottle, LOGIN_ADDRESS_LIMIT, LOGIN_WINDOW_MS, SIGNUP_ADDRESS_LIMIT, SIGNUP_WINDOW_MS } from '../auth/throttle.js';
 import type { SharedState } from '../features/cluster/shared.js';
 import { createIpcShared, createThrottleHost, type ThrottleAnswer } from './ipc.js';
 
@@ -50,6 +50,15 @@ describe('throttles shared by the workers through the primary (cluster/ipc.ts)',
     // Another address is not affected.
     const release = await a.begin('192.0.2.8', 'bob');
     release();
+  });
+
+  it('admits no more than the signup limit of a parallel burst over two workers', async () => {
+    const { workers } = cluster(2);
+    const throttles = workers.map((w) => createSignupThrottle(w.throttleStore('signup', SIGNUP_WINDOW_MS)));
+    const admit = (i: number) => throttles[i % 2]!.admit('192.0.2.40').then(() => 'ok', (e: unknown) => (e as { status: number }).status);
+    const outcomes = await Promise.all(Array.from({ length: 3 * SIGNUP_ADDRESS_LIMIT }, (_, i) => admit(i)));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(SIGNUP_ADDRESS_LIMIT);
+    expect(outcomes.filter((o) => o === 429)).toHaveLength(2 * SIGNUP_ADDRESS_LIMIT);
   });
 
   it('keeps the stores of different names apart', async () => {

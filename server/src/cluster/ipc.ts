@@ -22,7 +22,7 @@ export interface ThrottleAsk {
   store: string;
   windowMs: number;
   maxPerKey?: number;
-  op: 'hit' | 'check' | 'incr';
+  op: 'hit' | 'check' | 'take' | 'incr';
   key: string;
   limit?: number;
 }
@@ -65,10 +65,10 @@ function isAsk(m: unknown): m is ThrottleAsk {
     Number.isSafeInteger(a.windowMs) &&
     (a.windowMs as number) > 0 &&
     (a.maxPerKey === undefined || (Number.isSafeInteger(a.maxPerKey) && (a.maxPerKey as number) > 0)) &&
-    (a.op === 'hit' || a.op === 'check' || a.op === 'incr') &&
+    (a.op === 'hit' || a.op === 'check' || a.op === 'take' || a.op === 'incr') &&
     typeof a.key === 'string' &&
     a.key.length <= MAX_KEY_LENGTH &&
-    (a.op !== 'check' || (Number.isSafeInteger(a.limit) && (a.limit as number) > 0))
+    ((a.op !== 'check' && a.op !== 'take') || (Number.isSafeInteger(a.limit) && (a.limit as number) > 0))
   );
 }
 
@@ -112,7 +112,8 @@ export function createThrottleHost(now?: () => number) {
       else if (message.op === 'hit') {
         await store.hit(message.key);
         reply({ coffer: 'throttle-answer', id });
-      } else reply({ coffer: 'throttle-answer', id, state: await store.check(message.key, message.limit!) });
+      } else if (message.op === 'take') reply({ coffer: 'throttle-answer', id, state: await store.take(message.key, message.limit!) });
+      else reply({ coffer: 'throttle-answer', id, state: await store.check(message.key, message.limit!) });
       return true;
     },
     /** Wires a forked worker to the host: its questions are answered, its invalidations go to the others. */
@@ -190,6 +191,10 @@ export function createIpcShared(channel: Channel, warn: (message: string) => voi
         async check(key, limit) {
           const a = await ask({ ...base, op: 'check', key, limit });
           return a?.state ?? alone.check(key, limit);
+        },
+        async take(key, limit) {
+          const a = await ask({ ...base, op: 'take', key, limit });
+          return a?.state ?? alone.take(key, limit);
         },
       };
     },

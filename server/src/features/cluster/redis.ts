@@ -55,6 +55,24 @@ local wait = tonumber(pivot[2]) + window - now
 if wait < 1 then wait = 1 end
 return {n, wait}`;
 
+const TAKE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+if n >= limit then
+  local pivot = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+  local wait = tonumber(pivot[2]) + window - now
+  if wait < 1 then wait = 1 end
+  return {n, wait}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(tonumber(ARGV[3]) + 1))
+redis.call('PEXPIRE', KEYS[1], window)
+return {n, 0}`;
+
 const INCR = `
 local n = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -82,6 +100,7 @@ const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 interface Scripts {
   cofferHit(key: string, windowMs: number, maxPerKey: number, member: string): Promise<number>;
   cofferCheck(key: string, windowMs: number, limit: number): Promise<[number, number]>;
+  cofferTake(key: string, windowMs: number, limit: number, maxPerKey: number, member: string): Promise<[number, number]>;
   cofferIncr(key: string, windowMs: number): Promise<[number, number]>;
   cofferRenew(key: string, token: string, ttlMs: number): Promise<number>;
   cofferUnlock(key: string, token: string): Promise<number>;
@@ -109,6 +128,7 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
   const subscriber = new Redis(opts.url, { ...common, commandTimeout: undefined });
   client.defineCommand('cofferHit', { numberOfKeys: 1, lua: HIT });
   client.defineCommand('cofferCheck', { numberOfKeys: 1, lua: CHECK });
+  client.defineCommand('cofferTake', { numberOfKeys: 1, lua: TAKE });
   client.defineCommand('cofferIncr', { numberOfKeys: 1, lua: INCR });
   client.defineCommand('cofferRenew', { numberOfKeys: 1, lua: RENEW });
   client.defineCommand('cofferUnlock', { numberOfKeys: 1, lua: UNLOCK });
@@ -174,6 +194,14 @@ export function createRedisShared(opts: RedisSharedOptions): SharedState & { att
             return { count: Number(count), retryAfterMs: Number(retryAfterMs) };
           },
           () => fallback.check(key, limit),
+        ),
+      take: (key, limit) =>
+        either<ThrottleState>(
+          async () => {
+            const [count, retryAfterMs] = await scripts.cofferTake(k(key), windowMs, limit, maxPerKey, randomBytes(8).toString('base64url'));
+            return { count: Number(count), retryAfterMs: Number(retryAfterMs) };
+          },
+          () => fallback.take(key, limit),
         ),
     };
   }
