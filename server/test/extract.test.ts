@@ -225,6 +225,26 @@ describe('extract: formats', () => {
     expect(await readdir(path.join(dir, 'out2'))).toEqual([]);
   }, 60_000);
 
+  it('a tar.lz4 with a flipped bit in a block stored raw fails on its LZ4 checksum and leaves nothing', async () => {
+    const token = await srv.login();
+    const src = path.join(srv.root, 'lz4-crc-src');
+    await mkdir(src, { recursive: true });
+    // Random bytes: the encoder stores their blocks raw, so only the checksum can see the flip.
+    await writeFile(path.join(src, 'noise.bin'), randomBytes(300_000));
+    const dir = await fresh(srv, 'lz4-crc');
+    for (const [name, flags] of [['content.tar.lz4', '-B4'], ['blocks.tar.lz4', '-B4 -BX --no-frame-crc']] as const) {
+      execFileSync('sh', ['-c', `tar -C "${src}" -cf - noise.bin | lz4 -q ${flags} > "${path.join(dir, name)}"`]);
+      const bad = await readFile(path.join(dir, name));
+      bad[bad.length >> 1]! ^= 0x01;
+      await writeFile(path.join(dir, name), bad);
+      const out = `out-${name.split('.')[0]!}`;
+      await mkdir(path.join(dir, out));
+      const job = await extracted(srv, token, `/lz4-crc/${name}`, { destination: `/lz4-crc/${out}` });
+      expect(job, name).toMatchObject({ state: 'failed', error: expect.stringMatching(/damaged: .*checksum does not match/) as unknown });
+      expect(await readdir(path.join(dir, out)), name).toEqual([]);
+    }
+  }, 60_000);
+
   it('refuses what it cannot extract with 400, before any job', async () => {
     const token = await srv.login();
     await fresh(srv, 'fmt-no', Buffer.from('x'), 'x.7z');

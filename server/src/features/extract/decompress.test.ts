@@ -5,7 +5,21 @@ import { pipeline } from 'node:stream/promises';
 import { compress } from '@mongodb-js/zstd';
 import { compressFrame } from 'lz4-napi';
 import { describe, expect, it } from 'vitest';
-import { Lz4Frames, ZstdWindowCheck } from './decompress.js';
+import { Lz4ChecksumError, Lz4Frames, ZstdWindowCheck } from './decompress.js';
+import { XxHash32, xxh32 } from './xxhash32.js';
+
+describe('xxHash32', () => {
+  it('gives the published values, in one call and fed in pieces', () => {
+    expect(xxh32(Buffer.alloc(0))).toBe(0x02cc5d05);
+    expect(xxh32(Buffer.from('a'))).toBe(0x550d7456);
+    expect(xxh32(Buffer.from('abc'))).toBe(0x32d153ff);
+    expect(xxh32(Buffer.from('Nobody inspects the spammish repetition'))).toBe(0xe2293b2f);
+    const long = randomBytes(1000);
+    const h = new XxHash32();
+    for (let i = 0; i < long.length; i += 7) h.update(long.subarray(i, i + 7));
+    expect(h.digest()).toBe(xxh32(long));
+  });
+});
 
 const feed = (buf: Buffer, piece = 7) => {
   const check = new ZstdWindowCheck();
@@ -67,5 +81,32 @@ describe('Lz4Frames: LZ4 frames as a stream', () => {
     big.writeUInt32LE(65537, 7); // the first block's size, past the 64 KiB maximum of -B4
     await expect(unpack(big)).rejects.toThrow(/larger than its frame allows/);
     await expect(unpack(Buffer.from('not lz4 at all'))).rejects.toThrow(/not an LZ4 frame/);
+  });
+
+  it('verifies the header, block and content checksums: one flipped bit in each fails', async () => {
+    // Random bytes are stored raw by the encoder: only a checksum can tell a flipped bit there.
+    const raw = randomBytes(200_000);
+    const withContent = lz4Cli(raw, ['-B4']);
+    const flipAt = async (data: Buffer, at: number) => {
+      const bad = Buffer.from(data);
+      bad[at]! ^= 0x10;
+      return unpack(bad).then(() => 'read', (err: unknown) => err);
+    };
+    // Inside the first block's stored bytes (magic 4, FLG+BD 2, header checksum 1, block size 4).
+    const inData = await flipAt(withContent, 4 + 3 + 4 + 100);
+    expect(inData).toBeInstanceOf(Lz4ChecksumError);
+    expect(String(inData)).toMatch(/content checksum does not match/);
+    // The content checksum itself (the frame's last 4 bytes).
+    expect(String(await flipAt(withContent, withContent.length - 2))).toMatch(/content checksum does not match/);
+    // The header checksum byte.
+    expect(String(await flipAt(withContent, 6))).toMatch(/frame header checksum does not match/);
+    // A block checksum (-BX): the first block's checksum follows its 64 KiB of stored bytes.
+    const withBlocks = lz4Cli(raw, ['-B4', '-BX', '--no-frame-crc']);
+    const firstSize = withBlocks.readUInt32LE(7) & 0x7fffffff;
+    expect(String(await flipAt(withBlocks, 7 + 4 + firstSize + 1))).toMatch(/block checksum does not match/);
+    expect(String(await flipAt(withBlocks, 7 + 4 + 10))).toMatch(/block checksum does not match/);
+    // Undamaged, every variant still reads.
+    expect((await unpack(withContent)).equals(raw)).toBe(true);
+    expect((await unpack(withBlocks)).equals(raw)).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { uncompressSync as snappyUncompress } from 'snappy';
 import { BadRequest } from '../../http/errors.js';
 import type { Codec } from '../archive/formats.js';
 import { maskedCrc } from '../archive/snappy-frame.js';
+import { XxHash32, xxh32 } from './xxhash32.js';
 
 /**
  * zstd's own decoder refuses a window over 2^27 bytes unless told otherwise (`--long`). fzstd
@@ -235,10 +236,17 @@ const LZ4_WINDOW = 65536;
  * buffer of the block maximum, so a block that would unpack to more is an error. Linked blocks
  * get the previous 64 KiB as their dictionary. Concatenated and skippable frames are read
  * (BlockCodec writes one frame per block); the legacy format and dictionary IDs are refused.
- * Checksums (xxHash32) are not verified: tar's header checksums catch most damage.
+ * Every checksum the frame carries is verified (xxHash32): the header checksum byte, each block's
+ * checksum (over its stored bytes, before unpacking) and the content checksum (over everything
+ * the frame unpacks to); a mismatch is a Lz4ChecksumError. A damaged raw block would otherwise
+ * pass unseen into the extracted file.
  */
 export class Lz4Frames extends Transform {
   private readonly q = new ByteQueue();
+  /** The frame descriptor's bytes (FLG, BD, content size) the header checksum covers. */
+  private descriptor: Buffer = Buffer.alloc(0);
+  /** The content checksum of the current frame, when it has one. */
+  private content: XxHash32 | null = null;
   private state: 'magic' | 'skip-length' | 'skip' | 'descriptor' | 'header-rest' | 'block' | 'content-checksum' = 'magic';
   private skip = 0;
   private flags = 0;
@@ -295,6 +303,8 @@ export class Lz4Frames extends Transform {
           this.blockMax = LZ4_BLOCK_MAX[(bd! >> 4) & 7]!;
           if (!this.blockMax) throw new Error('bad LZ4 block size');
           this.window = Buffer.alloc(0);
+          this.descriptor = Buffer.from([flg!, bd!]);
+          this.content = flg! & 0x04 ? new XxHash32() : null;
           this.state = 'header-rest';
           break;
         }
@@ -302,7 +312,9 @@ export class Lz4Frames extends Transform {
           // Content size (when flagged) and the header checksum byte.
           const n = (this.flags & 0x08 ? 8 : 0) + 1;
           if (q.length < n) return;
-          q.take(n);
+          const rest = q.take(n);
+          const described = Buffer.concat([this.descriptor, rest.subarray(0, n - 1)]);
+          if (((xxh32(described) >>> 8) & 0xff) !== rest[n - 1]) throw new Lz4ChecksumError('its frame header checksum does not match');
           this.state = 'block';
           break;
         }
@@ -320,8 +332,9 @@ export class Lz4Frames extends Transform {
           if (q.length < 4 + size + trailer) return;
           q.take(4);
           const data = q.take(size);
-          q.take(trailer);
+          if (trailer && q.take(4).readUInt32LE(0) !== xxh32(data)) throw new Lz4ChecksumError('a block checksum does not match');
           const out = word >>> 31 ? Buffer.from(data) : await this.unpack(data);
+          this.content?.update(out);
           if (this.linked) this.window = Buffer.concat([this.window, out]).subarray(-LZ4_WINDOW);
           this.push(out);
           break;
@@ -329,7 +342,7 @@ export class Lz4Frames extends Transform {
         case 'content-checksum': {
           const n = this.flags & 0x04 ? 4 : 0;
           if (q.length < n) return;
-          q.take(n);
+          if (this.content && q.take(4).readUInt32LE(0) !== this.content.digest()) throw new Lz4ChecksumError('its content checksum does not match');
           this.frames++;
           this.state = 'magic';
           break;
@@ -344,6 +357,14 @@ export class Lz4Frames extends Transform {
     sized.writeUInt32LE(this.blockMax, 0);
     block.copy(sized, 4);
     return lz4Block(sized, this.linked && this.window.length > 0 ? this.window : undefined);
+  }
+}
+
+/** An LZ4 checksum that does not match: the archive is damaged (the job's error says so). */
+export class Lz4ChecksumError extends Error {
+  override readonly name = 'Lz4ChecksumError';
+  constructor(what: string) {
+    super(`the archive is damaged: ${what} (LZ4)`);
   }
 }
 

@@ -199,6 +199,7 @@ function kindOf(type: string): string {
 /** A damaged archive's low-level error → a Refused the user can read; Refused and aborts pass. */
 function translate(err: unknown): unknown {
   if (err instanceof BadRequest || (err as Error).name === 'AbortError' || diskFull(err)) return err;
+  if ((err as Error).name === 'Lz4ChecksumError') return new Refused((err as Error).message);
   if ((err as Error).name === 'LZMA_MEMLIMIT_ERROR') return new Refused(`the archive needs more than ${XZ_MEMLIMIT / 2 ** 20} MiB of memory to unpack (its xz dictionary)`);
   return new Refused('the archive is damaged or not in the format its name says');
 }
