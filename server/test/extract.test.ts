@@ -7,7 +7,7 @@
  * at the destination; a cancel mid-way leaves nothing. SQLite, and PostgreSQL with COFFER_TEST_PG_URL.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { deflateRawSync, gzipSync, crc32 } from 'node:zlib';
@@ -417,6 +417,30 @@ describe('extract: conflicts, permissions, rules, cancel', () => {
     expect(((await cancel.json()) as Job).state).toBe('cancelled');
     expect(await tree(dir)).toEqual(['out/', 'z.tar.gz']);
   });
+});
+
+describe('extract: the destination swapped mid-job', () => {
+  const srv = useServer({ jobsPerUser: 0, extractMaxRatio: 1_000_000, extractMaxSize: 1024 ** 4 });
+
+  it('renamed and replaced by a link out while the job runs: the job fails, nothing reaches the link, nothing is left in the moved folder', async () => {
+    const token = await srv.login();
+    const dir = await fresh(srv, 'swap', await zerosTarGz(), 'z.tar.gz');
+    const outside = path.join(path.dirname(srv.root), 'outside-swap');
+    await mkdir(outside, { recursive: true });
+    const before = (await stat(outside)).mtimeMs;
+    const job = (await (await extract(srv, token, '/swap/z.tar.gz', { destination: '/swap/out' })).json()) as Job;
+    await expect.poll(async () => ((await (await srv.fetch(`/api/jobs/${job.id}`, { token })).json()) as Job).progress.done, { timeout: 10_000 }).toBeGreaterThan(0);
+    await rename(path.join(dir, 'out'), path.join(dir, 'out-moved'));
+    await symlink(outside, path.join(dir, 'out'));
+    let ended: Job | undefined;
+    await expect
+      .poll(async () => (ended = (await (await srv.fetch(`/api/jobs/${job.id}`, { token })).json()) as Job).state, { timeout: 60_000 })
+      .toMatch(/done|failed/);
+    expect(ended).toMatchObject({ state: 'failed', error: expect.stringMatching(/destination folder was moved or replaced/) as unknown });
+    expect(await readdir(outside)).toEqual([]);
+    expect((await stat(outside)).mtimeMs).toBe(before);
+    expect(await readdir(path.join(dir, 'out-moved'))).toEqual([]);
+  }, 90_000);
 });
 
 describe('extract: a job that waited queued', () => {

@@ -1,9 +1,113 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entrySegments, openArchive, openStaging, sweepStaging } from './extract.js';
+import { Readable } from 'node:stream';
+import { DestinationMoved, entrySegments, openArchive, openStaging, place, SkipList, sweepStaging, type PlaceOptions } from './extract.js';
 import type { ScopedPath } from './resolve.js';
+
+/** A destination folder as the resolver would give it. */
+const folderAt = async (real: string, root: string, virtual = '/dest/') => ({ real, entry: real, root, virtual, exists: true, stat: await stat(real) }) as unknown as ScopedPath;
+const bytes = (text: string) => Readable.from([Buffer.from(text)]);
+const options = (over: Partial<PlaceOptions> = {}): PlaceOptions => ({
+  destVirtual: '/dest/',
+  denied: () => false,
+  anyRule: false,
+  conflict: 'skip',
+  numbered: (n, i) => `${n}(${i})`,
+  ...over,
+});
+
+/** Every path below `dir`, folders with a trailing "/", sorted. */
+async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const rel = path.relative(dir, path.join(e.parentPath, e.name));
+    out.push(e.isDirectory() ? `${rel}/` : rel);
+  }
+  return out.sort();
+}
+
+describe('staging and placing work from opened folders, not names', () => {
+  it('a destination renamed and swapped for a link mid-job: the bytes stay in the folder opened, nothing is placed, nothing reaches the link', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'coffer-swap-'));
+    try {
+      const dest = path.join(base, 'root', 'dest');
+      const outside = path.join(base, 'outside');
+      await mkdir(dest, { recursive: true });
+      await mkdir(outside);
+      const staging = await openStaging(await folderAt(dest, path.join(base, 'root')));
+      await staging.writeFile(['a', 'one.txt'], bytes('one'));
+      // Mid-job: the folder is renamed and a link to outside the area takes its name.
+      await rename(dest, `${dest}-moved`);
+      await symlink(outside, dest);
+      await staging.writeFile(['a', 'b', 'two.txt'], bytes('two'));
+      await staging.makeDir(['c']);
+      expect(await readdir(outside)).toEqual([]);
+      const moved = await listTree(`${dest}-moved`);
+      expect(moved.filter((p) => !p.startsWith('.coffer-tmp-extract-')).length).toBe(0);
+      expect(moved.some((p) => p.endsWith('/a/b/two.txt'))).toBe(true);
+      await expect(place(staging, options(), new SkipList())).rejects.toBeInstanceOf(DestinationMoved);
+      await staging.remove();
+      expect(await readdir(outside)).toEqual([]);
+      expect(await readdir(`${dest}-moved`)).toEqual([]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('a destination swapped for a link before the job starts is refused', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'coffer-swap-'));
+    try {
+      const dest = path.join(base, 'dest');
+      await mkdir(dest);
+      const resolved = await folderAt(dest, base);
+      await rename(dest, `${dest}-moved`);
+      await mkdir(path.join(base, 'other'));
+      await symlink(path.join(base, 'other'), dest);
+      await expect(openStaging(resolved)).rejects.toBeInstanceOf(DestinationMoved);
+      // Another folder of the same name (another inode) is not the folder resolved either.
+      await rm(dest);
+      await mkdir(dest);
+      await expect(openStaging(resolved)).rejects.toBeInstanceOf(DestinationMoved);
+      expect(await readdir(path.join(base, 'other'))).toEqual([]);
+      expect(await readdir(dest)).toEqual([]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('places a new folder whole, leaves out what the rules deny inside it, never follows a link at the destination', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'coffer-place-'));
+    try {
+      const dest = path.join(base, 'dest');
+      const outside = path.join(base, 'outside');
+      await mkdir(path.join(dest, 'merge'), { recursive: true });
+      await mkdir(outside);
+      await writeFile(path.join(dest, 'merge', 'old.txt'), 'old');
+      await symlink(outside, path.join(dest, 'link'));
+      await symlink(path.join(outside, 'f.txt'), path.join(dest, 'f.txt'));
+      const staging = await openStaging(await folderAt(dest, base));
+      for (const p of [['new', 'a.txt'], ['new', 'deep', 'secret.key'], ['new', 'deep', 'b.txt'], ['merge', 'old.txt'], ['merge', 'c.txt'], ['link', 'x.txt'], ['f.txt']]) {
+        await staging.writeFile(p, bytes(p.join('/')));
+      }
+      const skipped = new SkipList();
+      await place(staging, options({ denied: (v) => v.endsWith('.key'), anyRule: true, conflict: 'overwrite' }), skipped);
+      await staging.remove();
+      expect(skipped.items).toEqual([
+        { name: 'link', reason: 'a link of that name is there' },
+        { name: 'new/deep/secret.key', reason: 'not allowed there (a rule, or a link leaving the scope)' },
+      ]);
+      // The link itself was replaced (overwrite), its target outside untouched.
+      expect(await readdir(outside)).toEqual([]);
+      expect(await listTree(dest)).toEqual(['f.txt', 'link', 'merge/', 'merge/c.txt', 'merge/old.txt', 'new/', 'new/a.txt', 'new/deep/', 'new/deep/b.txt']);
+      expect(await readFile(path.join(dest, 'merge', 'old.txt'), 'utf8')).toBe('merge/old.txt');
+      expect(await readFile(path.join(dest, 'f.txt'), 'utf8')).toBe('f.txt');
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('entrySegments: where an archive entry may go', () => {
   it('takes plain relative names, dropping empty and "." segments', () => {

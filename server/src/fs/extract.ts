@@ -8,28 +8,42 @@
  *    else decides where an entry goes.
  * 2. `openStaging(dest)` — a private folder `.coffer-tmp-…` (never listed, walked or addressable,
  *    fs/names.ts) made inside the destination folder, so that the final step is a rename on the
- *    same filesystem. Entries are written into it only by segments from step 1, files created
+ *    same filesystem. Everything after the start works from opened descriptors, never by name
+ *    (openat-style, through `/proc/self/fd/<fd>/<name>`): the destination folder is opened once
+ *    (checked to be the folder resolved: same real path, device and inode, not a link), the
+ *    staging folder is made and opened through it, and every folder inside is made and opened
+ *    through its parent's descriptor (O_NOFOLLOW | O_DIRECTORY). A destination renamed and a link
+ *    put in its place mid-job therefore changes nothing about where the bytes go. Files are created
  *    exclusively and never through a link (O_EXCL | O_NOFOLLOW), with Coffer's own modes (S54:
  *    0640/0750; the archive's modes, owners, set-user-ID bits are never applied). Links, hard
  *    links and devices are never created: the reader skips them. `remove()` takes the whole folder
  *    back (a failed or cancelled extraction leaves nothing). A crash leaves it: the job notes the
  *    folder in a ledger in the data dir first, and `sweepStaging` removes the folders of jobs that
  *    are no longer queued or running at the next start.
- * 3. `place(staging, …)` — each staged entry, folders first, is given its destination path, which
- *    the caller resolves through `files.resolve` (scope, rules, links leaving the scope: a refusal
- *    skips the entry with its reason), then moved there by rename under the conflict policy. Files
- *    arrive whole: a file is either not there or complete.
+ * 3. `place(staging, …)` — first checks that the destination folder is still where it was resolved
+ *    (the job fails otherwise), then moves the staged entries in, level by level through opened
+ *    folders: each name is checked against the user's rules (in memory) and Coffer's reserved
+ *    paths (a refusal skips the entry with its reason); a staged folder whose name is free moves
+ *    with ONE rename (its inside checked against the rules first: a folder the job just made holds
+ *    no link and nobody else's names); an existing folder is merged into (a link of that name is
+ *    never followed); files follow the conflict policy. Files arrive whole: either not there or
+ *    complete.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { Rule } from '@coffer/protocol';
 import { noteWritten } from './changes.js';
-import { NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../http/errors.js';
 import { DIR_MODE, FILE_MODE } from './atomic.js';
+import { openDirExactly, openDirIn, viaFd, whereIs } from './dirfd.js';
 import { isTempName, TEMP_PREFIX } from './names.js';
 import { openForChild } from './read.js';
-import type { ScopedPath } from './resolve.js';
+import { hasReservedBelow, isReserved } from './reserved.js';
+import { hasRules, isDenied, type RuleSubject } from './rules.js';
+import { isInside, type ScopedPath } from './resolve.js';
 
 export type EntryVerdict = { ok: true; segments: string[] } | { ok: false; reason: string };
 
@@ -59,10 +73,14 @@ export interface Staging {
    */
   writeFile(segments: string[], source: AsyncIterable<Buffer>, mtime?: Date, sync?: boolean): Promise<number>;
   makeDir(segments: string[]): Promise<void>;
-  /** Removes the staging folder and all in it. */
+  /** Removes the staging folder and all in it (whatever place() has not moved out), and closes its descriptors. */
   remove(): Promise<void>;
-  /** Real path of the staging folder (for place()). */
+  /** Real path of the staging folder when it was made (the ledger's note). */
   readonly real: string;
+  /** The staging folder, opened. */
+  readonly root: FileHandle;
+  /** The destination folder, opened at the start, and the real path and virtual path it had then. */
+  readonly dest: { dir: FileHandle; real: string; root: string };
 }
 
 /** Staging folders of jobs are named `<prefix>job-<job id>`; the sweep removes nothing else. */
@@ -75,37 +93,101 @@ export interface StagingNote {
   job: string;
 }
 
+/** Folders of the staging tree kept open at most (an archive may hold 100,000 folders). */
+const OPEN_DIRS_MAX = 256;
+
+/**
+ * The folders of a staging tree by their segments, made and opened each through its parent's
+ * descriptor. The most recently used OPEN_DIRS_MAX stay open; an evicted one is opened again the
+ * same way when next needed.
+ */
+class StagedDirs {
+  private readonly open = new Map<string, FileHandle>();
+  constructor(private readonly root: FileHandle) {}
+
+  async get(segments: string[]): Promise<FileHandle> {
+    if (segments.length === 0) return this.root;
+    const key = segments.join('/');
+    const known = this.open.get(key);
+    if (known) {
+      // Most recently used last.
+      this.open.delete(key);
+      this.open.set(key, known);
+      return known;
+    }
+    const parent = await this.get(segments.slice(0, -1));
+    const name = segments[segments.length - 1]!;
+    const dir = await openDirIn(parent, name).catch(async (err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await fsp.mkdir(viaFd(parent, name), { mode: DIR_MODE }).catch((e: unknown) => {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      });
+      return openDirIn(parent, name);
+    });
+    this.open.set(key, dir);
+    if (this.open.size > OPEN_DIRS_MAX) {
+      const [oldest, fh] = this.open.entries().next().value as [string, FileHandle];
+      this.open.delete(oldest);
+      await fh.close();
+    }
+    return dir;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(all.map((fh) => fh.close()));
+  }
+}
+
 /**
  * Step 2: a fresh private staging folder inside `dest` (an existing folder). With `note`, the
  * folder is written down in the ledger before it is made and struck off after it is removed.
  */
 export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise<Staging> {
   if (note && !JOB_ID.test(note.job)) throw new Error('bad job id');
-  const real = path.join(dest.real, note ? `${STAGING_PREFIX}${note.job}` : `${TEMP_PREFIX}extract-${randomBytes(8).toString('hex')}`);
+  const name = note ? `${STAGING_PREFIX}${note.job}` : `${TEMP_PREFIX}extract-${randomBytes(8).toString('hex')}`;
+  const real = path.join(dest.real, name);
   const noteFile = note && path.join(note.ledger, note.job);
-  if (noteFile) {
-    await fsp.mkdir(note.ledger, { recursive: true, mode: 0o700 });
-    await fsp.writeFile(noteFile, real, { mode: 0o600 });
-  }
+  // The folder resolved, not what its name leads to now.
+  const destDir = await openDirExactly(dest.real, dest.stat).catch((err: unknown) => {
+    // An errno other than a link or a vanished folder (EACCES, EMFILE…) passes as it is.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code && !['ELOOP', 'ENOTDIR', 'ENOENT'].includes(code)) throw err;
+    throw new DestinationMoved('the destination folder was moved or replaced before the job could start');
+  });
+  let root: FileHandle;
   try {
-    await fsp.mkdir(real, { mode: 0o700 });
+    if (noteFile) {
+      await fsp.mkdir(note.ledger, { recursive: true, mode: 0o700 });
+      await fsp.writeFile(noteFile, real, { mode: 0o600 });
+    }
+    try {
+      await fsp.mkdir(viaFd(destDir, name), { mode: 0o700 });
+    } catch (err) {
+      // Not made here (EEXIST: a folder of that name was there already): the note must not make
+      // the sweep remove what this staging never made.
+      if (noteFile) await fsp.rm(noteFile, { force: true });
+      throw err;
+    }
+    root = await openDirIn(destDir, name);
   } catch (err) {
-    // Not made here (EEXIST: a folder of that name was there already): the note must not make
-    // the sweep remove what this staging never made.
-    if (noteFile) await fsp.rm(noteFile, { force: true });
+    await destDir.close();
     throw err;
   }
-  const inside = (segments: string[]) => path.join(real, ...segments);
-  const mkdirs = (segments: string[]) => fsp.mkdir(inside(segments), { recursive: true, mode: DIR_MODE });
+  const dirs = new StagedDirs(root);
+  let removed = false;
 
   return {
     real,
+    root,
+    dest: { dir: destDir, real: dest.real, root: dest.root },
     async makeDir(segments) {
-      await mkdirs(segments);
+      await dirs.get(segments);
     },
     async writeFile(segments, source, mtime, sync) {
-      await mkdirs(segments.slice(0, -1));
-      const fh = await fsp.open(inside(segments), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
+      const parent = await dirs.get(segments.slice(0, -1));
+      const fh = await fsp.open(viaFd(parent, segments[segments.length - 1]!), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
       let size = 0;
       try {
         for await (const chunk of source) {
@@ -120,8 +202,17 @@ export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise
       return size;
     },
     async remove() {
-      // rm never follows links; the folder holds only what this staging made.
-      await fsp.rm(real, { recursive: true, force: true });
+      if (removed) return;
+      removed = true;
+      await dirs.close();
+      await root.close();
+      try {
+        // Through the destination's descriptor, wherever it is now; rm never follows links, and
+        // the folder holds only what this staging made.
+        await fsp.rm(viaFd(destDir, name), { recursive: true, force: true });
+      } finally {
+        await destDir.close();
+      }
       if (noteFile) await fsp.rm(noteFile, { force: true });
     },
   };
@@ -181,57 +272,114 @@ export class SkipList {
 export interface PlaceOptions {
   /** Virtual path of the destination folder, ending in "/". */
   destVirtual: string;
-  /** `files.resolve(user, virtual, { forWrite: true })` for the user; throws (403…) to refuse. */
-  resolve(virtual: string): Promise<ScopedPath>;
+  /** The user's rules/hidden check of a virtual path (fs/rules.ts isDenied, as the resolver applies it). */
+  denied(virtual: string): boolean;
+  /** Whether any rule or hidden-file setting could deny a name at all (else nothing inside a moved folder is checked). */
+  anyRule: boolean;
   conflict: ConflictPolicy;
   /** `name(N).ext` (resources' keep-both naming). */
   numbered(name: string, n: number): string;
 }
 
+/** The rules part of PlaceOptions for a user, with the global rules read once (at placement). */
+export function placeRules(user: RuleSubject, globalRules: readonly Rule[]): Pick<PlaceOptions, 'denied' | 'anyRule'> {
+  return {
+    // As the resolver checks a path to write: the rules, and hidden files for a user who hides them.
+    denied: (virtual) => isDenied(user, virtual, globalRules),
+    anyRule: hasRules(user, globalRules) || user.hideDotfiles,
+  };
+}
+
 /** `base/name` for virtual paths. */
 const join = (base: string, name: string) => (base.endsWith('/') ? base + name : `${base}/${name}`);
 
-/** Step 3: moves the staged tree into the destination; the entries left out, and why, go to `skipped`. */
-export async function place(staging: Staging, opts: PlaceOptions, skipped: SkipList): Promise<void> {
-  try {
-    await placeLevel(staging.real, opts.destVirtual, '', opts, skipped);
-  } finally {
-    const dest = await opts.resolve(opts.destVirtual).catch(() => undefined);
-    if (dest) noteWritten(dest.real, true);
+const NOT_ALLOWED = 'not allowed there (a rule, or a link leaving the scope)';
+
+/** The destination moved, or its name now leads elsewhere, since the job opened it: nothing is placed. */
+export class DestinationMoved extends Conflict {
+  constructor(message = 'the destination folder was moved or replaced while the job ran: nothing was placed') {
+    super(message);
   }
 }
 
-async function placeLevel(stagedDir: string, destVirtual: string, rel: string, opts: PlaceOptions, skipped: SkipList): Promise<void> {
-  const entries: Dirent[] = await fsp.readdir(stagedDir, { withFileTypes: true });
+/**
+ * Step 3: moves the staged tree into the destination; the entries left out, and why, go to
+ * `skipped`. Throws DestinationMoved when the destination folder is no longer at the real path it
+ * had at the start, inside its area (renamed, or swapped for a link).
+ */
+export async function place(staging: Staging, opts: PlaceOptions, skipped: SkipList): Promise<void> {
+  const { dir, real, root } = staging.dest;
+  if (!isInside(root, real) || (await whereIs(dir)) !== real) throw new DestinationMoved();
+  try {
+    await placeLevel({ from: staging.root, to: dir, toReal: real, toVirtual: opts.destVirtual, rel: '' }, opts, skipped);
+  } finally {
+    // The index (fs/changes.ts) looks at the destination again, all of it.
+    noteWritten(real, true);
+  }
+}
+
+interface Level {
+  /** The staged folder, opened. */
+  from: FileHandle;
+  /** The destination folder, opened. */
+  to: FileHandle;
+  toReal: string;
+  toVirtual: string;
+  /** The level's path inside the archive ("" at the top). */
+  rel: string;
+}
+
+const lstatOrNone = (p: string) =>
+  fsp.lstat(p).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  });
+
+async function placeLevel(level: Level, opts: PlaceOptions, skipped: SkipList): Promise<void> {
+  const { from, to, toReal, toVirtual, rel } = level;
+  const entries: Dirent[] = await fsp.readdir(viaFd(from), { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const e of entries) {
     const name = rel ? `${rel}/${e.name}` : e.name;
-    const staged = path.join(stagedDir, e.name);
-    let target: ScopedPath;
-    try {
-      target = await opts.resolve(join(destVirtual, e.name));
-    } catch (err) {
-      skipped.push({ name, reason: refusal(err) });
+    const virtual = join(toVirtual, e.name);
+    const real = path.join(toReal, e.name);
+    if (opts.denied(virtual) || isReserved(real)) {
+      skipped.push({ name, reason: NOT_ALLOWED });
       continue;
     }
+    const staged = viaFd(from, e.name);
+    const target = viaFd(to, e.name);
+    // The entry itself, never followed: a link of that name is not a way out.
+    const there = await lstatOrNone(target);
     if (e.isDirectory()) {
-      if (!target.exists) {
-        await fsp.mkdir(target.real, { mode: DIR_MODE });
-      } else if (!target.stat?.isDirectory()) {
-        skipped.push({ name, reason: 'a file of that name is there' });
+      if (!there && !hasReservedBelow(real) && (await moveFolder(staged, target, virtual, name, opts, skipped))) continue;
+      const now = there ?? (await lstatOrNone(target));
+      if (now && !now.isDirectory()) {
+        skipped.push({ name, reason: now.isSymbolicLink() ? 'a link of that name is there' : 'a file of that name is there' });
         continue;
       }
-      await placeLevel(staged, join(destVirtual, e.name), name, opts, skipped);
+      if (!now) await fsp.mkdir(target, { mode: DIR_MODE });
+      const fromChild = await openDirIn(from, e.name);
+      try {
+        const toChild = await openDirIn(to, e.name);
+        try {
+          await placeLevel({ from: fromChild, to: toChild, toReal: real, toVirtual: virtual, rel: name }, opts, skipped);
+        } finally {
+          await toChild.close();
+        }
+      } finally {
+        await fromChild.close();
+      }
       continue;
     }
-    if (!target.exists) {
-      await placeNew(staged, target.real).catch(async (err: unknown) => {
+    if (!there) {
+      await placeNew(staged, target).catch(async (err: unknown) => {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         skipped.push({ name, reason: 'the name was taken meanwhile' });
       });
       continue;
     }
-    if (target.stat?.isDirectory()) {
+    if (there.isDirectory()) {
       skipped.push({ name, reason: 'a folder of that name is there' });
       continue;
     }
@@ -239,44 +387,74 @@ async function placeLevel(stagedDir: string, destVirtual: string, rel: string, o
       skipped.push({ name, reason: 'exists' });
     } else if (opts.conflict === 'overwrite') {
       // rename() replaces the file in one step (the link itself when the name is a link, never its target).
-      await fsp.rename(staged, target.entry);
+      await fsp.rename(staged, target);
     } else {
-      await placeNumbered(staged, destVirtual, e.name, opts, name, skipped);
+      await placeNumbered(staged, to, toVirtual, e.name, opts, name, skipped);
+    }
+  }
+}
+
+/**
+ * A staged folder to a name that was free: its inside is checked against the rules (denied
+ * entries are taken out of the staging folder and reported), then the name is claimed with an
+ * exclusive mkdir and the staged folder renamed over that empty folder — one rename for the whole
+ * tree. False when the name was taken meanwhile (the caller merges instead).
+ */
+async function moveFolder(staged: string, target: string, virtual: string, name: string, opts: PlaceOptions, skipped: SkipList): Promise<boolean> {
+  if (opts.anyRule) await dropDenied(staged, virtual, name, opts, skipped);
+  try {
+    await fsp.mkdir(target, { mode: DIR_MODE });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await fsp.rename(staged, target);
+    return true;
+  } catch (err) {
+    // Something was put into the claimed folder meanwhile: merge into it.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** Removes from a staged folder what the rules deny at its destination, reporting each. */
+async function dropDenied(staged: string, virtual: string, rel: string, opts: PlaceOptions, skipped: SkipList): Promise<void> {
+  const entries: Dirent[] = await fsp.readdir(staged, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const v = join(virtual, e.name);
+    const p = path.join(staged, e.name);
+    if (opts.denied(v)) {
+      skipped.push({ name: `${rel}/${e.name}`, reason: NOT_ALLOWED });
+      await fsp.rm(p, { recursive: true, force: true });
+    } else if (e.isDirectory()) {
+      await dropDenied(p, v, `${rel}/${e.name}`, opts, skipped);
     }
   }
 }
 
 /** A file to a name nobody holds: link() refuses an existing name (EEXIST), unlike rename(). */
-async function placeNew(staged: string, real: string): Promise<void> {
-  await fsp.link(staged, real);
+async function placeNew(staged: string, target: string): Promise<void> {
+  await fsp.link(staged, target);
   await fsp.unlink(staged);
 }
 
-async function placeNumbered(staged: string, destVirtual: string, base: string, opts: PlaceOptions, name: string, skipped: SkipList): Promise<void> {
+async function placeNumbered(staged: string, to: FileHandle, toVirtual: string, base: string, opts: PlaceOptions, name: string, skipped: SkipList): Promise<void> {
   for (let n = 1; n <= 1000; n++) {
-    let target: ScopedPath;
-    try {
-      target = await opts.resolve(join(destVirtual, opts.numbered(base, n)));
-    } catch (err) {
-      skipped.push({ name, reason: refusal(err) });
+    const numbered = opts.numbered(base, n);
+    if (opts.denied(join(toVirtual, numbered))) {
+      skipped.push({ name, reason: NOT_ALLOWED });
       return;
     }
-    if (target.exists) continue;
     try {
-      await placeNew(staged, target.real);
+      await placeNew(staged, viaFd(to, numbered));
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
   skipped.push({ name, reason: 'no free name' });
-}
-
-function refusal(err: unknown): string {
-  const status = (err as { status?: number }).status;
-  if (status === 403) return 'not allowed there (a rule, or a link leaving the scope)';
-  if (status === 400) return 'not a valid name there';
-  throw err;
 }
 
 /**

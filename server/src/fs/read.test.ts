@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';
-import { mkdtemp, open, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openExact, openForChild, PUMP_CHUNK, pumpFile, readRange } from './read.js';
+import { openExact, openFileStream, openForChild, PUMP_CHUNK, pumpFile, readRange } from './read.js';
 import { closeWorkerPools } from './worker-pool.js';
 import { resolvePath } from './resolve.js';
 
@@ -64,6 +64,40 @@ describe('readRange', () => {
     const p = await resolved('/c.bin');
     await writeFile(path.join(root, 'c.bin'), bytes);
     expect((await readRange(p, { start: 0, end: 99 })).equals(bytes.subarray(0, 100))).toBe(true);
+  });
+});
+
+describe('openFileStream', () => {
+  const drain = async (p: Parameters<typeof openFileStream>[0]) => {
+    const parts: Buffer[] = [];
+    for await (const c of openFileStream(p)) parts.push(c as Buffer);
+    return Buffer.concat(parts);
+  };
+
+  it('streams the file resolved', async () => {
+    await writeFile(path.join(root, 's1.bin'), bytes);
+    expect((await drain(await resolved('/s1.bin'))).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a link put in place of the name, and a folder on the way swapped for a link to a folder outside', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'coffer-read-out-'));
+    try {
+      await writeFile(path.join(outside, 'secret.bin'), 'secret of the same length....');
+      await writeFile(path.join(root, 's2.bin'), bytes);
+      const p = await resolved('/s2.bin');
+      await rm(path.join(root, 's2.bin'));
+      await symlink(path.join(outside, 'secret.bin'), path.join(root, 's2.bin'));
+      await expect(drain(p)).rejects.toThrow(/ELOOP|changed/);
+
+      await mkdir(path.join(root, 'sdir'));
+      await writeFile(path.join(root, 'sdir', 'secret.bin'), bytes);
+      const q = await resolved('/sdir/secret.bin');
+      await rename(path.join(root, 'sdir'), path.join(root, 'sdir-moved'));
+      await symlink(outside, path.join(root, 'sdir'));
+      await expect(drain(q)).rejects.toThrow(/changed/);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
 

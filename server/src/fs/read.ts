@@ -3,7 +3,7 @@
  * takes something the resolver or the walker produced (a ScopedPath or a WalkEntry), never a
  * string from a request.
  */
-import { constants, createReadStream } from 'node:fs';
+import { close as fsClose, constants, createReadStream, fstat, open as fsOpen, read as fsRead, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ScopedPath } from './resolve.js';
@@ -13,10 +13,33 @@ import { readPart } from './worker-pool.js';
 export type Readable_ = ScopedPath | WalkEntry;
 
 /**
+ * The stream's open: the resolved file itself, never what its name leads to now. O_NOFOLLOW
+ * refuses a link put in place of the name; the device and inode check refuses another file
+ * reached through a folder on the way swapped for a link since the resolve (same check as
+ * `openForChild`). O_NONBLOCK: a FIFO swapped in must not hang the open.
+ */
+function openResolved(expect: Stats | undefined) {
+  return {
+    open(p: string, _flags: unknown, _mode: unknown, cb: (err: Error | null, fd?: number) => void): void {
+      fsOpen(p, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK, (err, fd) => {
+        if (err) return cb(err);
+        fstat(fd, (statErr, st) => {
+          if (!statErr && expect && st.isFile() && st.dev === expect.dev && st.ino === expect.ino) return cb(null, fd);
+          fsClose(fd, () => cb(statErr ?? new Error('file changed since it was resolved')));
+        });
+      });
+    },
+    read: fsRead,
+    close: fsClose,
+  };
+}
+
+/**
  * A stream of the bytes [start, end] (inclusive) of a resolved file; without a range, the
  * `stat.size` bytes the answer announced. Bounding the read lets a small file be read with one
  * right-sized buffer and no extra read for the end (an unbounded stream allocates
- * `highWaterMark` twice: most of the garbage of a small download).
+ * `highWaterMark` twice: most of the garbage of a small download). The stream fails (nothing
+ * read) when the name no longer leads to the file resolved (see openResolved).
  */
 export function openFileStream(
   p: Readable_,
@@ -26,7 +49,7 @@ export function openFileStream(
   const size = p.stat?.isFile() ? p.stat.size : 0;
   const r = range ?? (size > 0 ? { start: 0, end: size - 1 } : undefined);
   const hwm = r ? Math.max(1, Math.min(highWaterMark, r.end - r.start + 1)) : highWaterMark;
-  return createReadStream(p.real, { start: r?.start, end: r?.end, highWaterMark: hwm });
+  return createReadStream(p.real, { start: r?.start, end: r?.end, highWaterMark: hwm, fs: openResolved(p.stat) });
 }
 
 /**

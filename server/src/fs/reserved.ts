@@ -26,6 +26,12 @@ export function isReserved(real: string): boolean {
   return false;
 }
 
+/** True when a reserved path lies strictly below the folder `real` (a tree moved there whole would hold it). */
+export function hasReservedBelow(real: string): boolean {
+  for (const r of reserved) if (r.startsWith(real + path.sep)) return true;
+  return false;
+}
+
 /**
  * The reserved entries directly in the folder `dirReal`, by name (empty when none), asked once
  * per folder by listings, walks and search instead of once per entry.

@@ -80,7 +80,6 @@ export async function compressRoutes(fastify: FastifyInstance): Promise<void> {
               name,
               user: now,
               globalRules,
-              resolve: (virtual) => files.resolve(now, virtual, { forWrite: true }),
               ledger: jobStagingLedger,
               log: ctx.log,
             },

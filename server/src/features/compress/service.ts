@@ -3,13 +3,13 @@
  * the one a download of the same selection gives (features/archive: the walker leaves out what
  * rules deny, hidden Coffer files and links leaving the scope), written into a staging folder
  * inside the destination (fs/extract.ts, noted for the sweep after a crash) and fsynced; only
- * whole does it move to its name, through `files.resolve` and without replacing anything. A
+ * whole does it move to its name (fs/extract.ts place: the user's rules, no link followed), without replacing anything. A
  * failure or a cancel removes the staging folder: no half-written archive is ever seen.
  */
 import { PassThrough } from 'node:stream';
 import type { JobResult, Rule } from '@coffer/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { openStaging, place, SkipList } from '../../fs/extract.js';
+import { openStaging, place, placeRules, SkipList } from '../../fs/extract.js';
 import type { ResolveUser, ScopedPath } from '../../fs/resolve.js';
 import { Conflict } from '../../http/errors.js';
 import type { ArchiveFormat } from '../archive/formats.js';
@@ -27,8 +27,6 @@ export interface CompressJob {
   name: string;
   user: ResolveUser;
   globalRules: readonly Rule[];
-  /** files.resolve(user, virtual, { forWrite: true }) for the job's user. */
-  resolve(virtual: string): Promise<ScopedPath>;
   /** Deps.jobStagingLedger. */
   ledger: string;
   log: FastifyBaseLogger;
@@ -63,7 +61,7 @@ async function compressStaged(job: CompressJob, ctx: JobContext): Promise<JobRes
     if (failed) throw failed.reason;
     ctx.signal.throwIfAborted();
     const skipped = new SkipList();
-    await place(staging, { destVirtual: job.dest.virtual, resolve: job.resolve, conflict: 'skip', numbered: numberedName }, skipped);
+    await place(staging, { destVirtual: job.dest.virtual, ...placeRules(job.user, job.globalRules), conflict: 'skip', numbered: numberedName }, skipped);
     const refused = skipped.items[0];
     if (refused) throw new Conflict(refused.reason === 'exists' ? `${job.name} exists already` : `${job.name}: ${refused.reason}`);
     return { path: `${job.dest.virtual}${job.name}`, skipped: [] };

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { requirePerm } from '../../auth/guard.js';
 import { BadRequest, Forbidden } from '../../http/errors.js';
 import { errors, PathParams, SESSION } from '../../http/schemas.js';
+import { placeRules } from '../../fs/extract.js';
 import { presentJob } from '../jobs/present.js';
 import type { UserRecord } from '../users/repository.js';
 import { READABLE_CODECS } from './decompress.js';
@@ -79,8 +80,8 @@ export async function extractRoutes(fastify: FastifyInstance): Promise<void> {
               container: at.format.container,
               codec: at.format.codec,
               limits,
-              // Rules are read again for each entry: a rule added meanwhile still holds.
-              resolve: (virtual) => files.resolve(now, virtual, { forWrite: true }),
+              // Rules are read again when the entries are placed: a rule added meanwhile still holds.
+              rules: async () => placeRules(now, await files.globalRules()),
               ledger: jobStagingLedger,
             },
             ctx,

@@ -2,7 +2,7 @@
  * Extracting an archive as a job (docs/api.md §18 E11). The archive's entries are written into a
  * staging folder inside the destination (fs/extract.ts), under limits on their count, their total
  * size and their compression ratio; only when the whole archive has been read are they moved into
- * place under the conflict policy, through `files.resolve` (scope, rules, links). A failure or a
+ * place under the conflict policy (fs/extract.ts place: the user's rules, no link followed). A failure or a
  * cancel before that removes the staging folder: nothing half-written is left.
  *
  * Entry names that could land outside the destination (absolute, `..`, backslashes, control
@@ -15,7 +15,7 @@ import type { JobResult } from '@coffer/protocol';
 import tarStream from 'tar-stream';
 import yauzl from 'yauzl';
 import { BadRequest, InsufficientStorage, isErrno } from '../../http/errors.js';
-import { entrySegments, openArchive, openStaging, place, SkipList, type ConflictPolicy, type Staging } from '../../fs/extract.js';
+import { entrySegments, openArchive, openStaging, place, SkipList, type ConflictPolicy, type PlaceOptions, type Staging } from '../../fs/extract.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import type { ArchiveFormat, Codec } from '../archive/formats.js';
 import type { JobContext } from '../jobs/service.js';
@@ -104,8 +104,8 @@ export interface ExtractJob {
   container: 'zip' | 'tar';
   codec: Codec;
   limits: ExtractLimits;
-  /** files.resolve(user, virtual, { forWrite: true }) for the job's user. */
-  resolve(virtual: string): Promise<ScopedPath>;
+  /** The job's user's rules as they are when the entries are placed (fs/extract.ts placeRules). */
+  rules(): Promise<Pick<PlaceOptions, 'denied' | 'anyRule'>>;
   /** Where the staging folder is noted for the sweep after a crash (Deps.jobStagingLedger). */
   ledger: string;
 }
@@ -140,7 +140,7 @@ async function extractStaged(job: ExtractJob, ctx: JobContext): Promise<JobResul
     else await readTar(job, ctx, staging, b, skipped);
     ctx.signal.throwIfAborted();
     // From here on the entries are whole files: they are moved into place, not cancelled halfway.
-    await place(staging, { destVirtual: job.dest.virtual, resolve: job.resolve, conflict: job.conflict, numbered: numberedName }, skipped);
+    await place(staging, { destVirtual: job.dest.virtual, ...(await job.rules()), conflict: job.conflict, numbered: numberedName }, skipped);
     return { path: job.dest.virtual, skipped: skipped.items, ...(skipped.total > skipped.items.length ? { skippedTotal: skipped.total } : {}) };
   } finally {
     await staging.remove();
