@@ -25,6 +25,9 @@ interface ZipEntry {
   /** Unix mode in the external attributes (e.g. 0o120777 for a link). */
   mode?: number;
   deflate?: boolean;
+  /** Lies in the headers: a CRC-32 or an unpacked size other than the data's. */
+  crc?: number;
+  size?: number;
 }
 
 /** A zip file with exactly these names (no checks: hostile names are the point). */
@@ -36,7 +39,7 @@ function zipOf(entries: ZipEntry[]): Buffer {
     const raw = e.data ?? Buffer.alloc(0);
     const body = e.deflate ? deflateRawSync(raw) : raw;
     const name = Buffer.from(e.name, 'utf8');
-    const crc = crc32(raw) >>> 0;
+    const crc = e.crc ?? crc32(raw) >>> 0;
     const method = e.deflate ? 8 : 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -45,7 +48,7 @@ function zipOf(entries: ZipEntry[]): Buffer {
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    local.writeUInt32LE(e.size ?? raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -55,7 +58,7 @@ function zipOf(entries: ZipEntry[]): Buffer {
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
+    central.writeUInt32LE(e.size ?? raw.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(((e.mode ?? (e.name.endsWith('/') ? 0o040755 : 0o100644)) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
@@ -284,6 +287,10 @@ describe('extract: hostile archives', () => {
     ['zip too big', zipOf([{ name: 'big', data: Buffer.alloc(3 * 1024 * 1024, 1) }]), 'a.zip', /more than 2 MiB/],
     ['tar.gz bomb (ratio)', tarOf([{ name: 'zeros', data: Buffer.alloc(1_900_000) }]).then((t) => gzipSync(t)), 'a.tar.gz', /bomb/],
     ['tar too big', tarOf([{ name: 'a', data: Buffer.alloc(1_500_000, 1) }, { name: 'b', data: Buffer.alloc(1_500_000, 2) }]), 'a.tar', /more than 2 MiB/],
+    // Small entries are unpacked by a worker: its checks of the directory's CRC-32 and size hold.
+    ['zip wrong CRC-32', zipOf([{ name: 'ok.txt', data: Buffer.from('ok') }, { name: 'bad.txt', data: Buffer.from('hello'), crc: 1234 }]), 'a.zip', /damaged/],
+    ['zip entry larger than it says', zipOf([{ name: 'liar.txt', data: Buffer.alloc(100_000, 3), deflate: true, size: 100 }]), 'a.zip', /damaged/],
+    ['zip entry smaller than it says', zipOf([{ name: 'short.txt', data: Buffer.alloc(1000, 3), deflate: true, size: 5000 }]), 'a.zip', /damaged/],
     ['zip entry count', zipOf(Array.from({ length: 51 }, (_, i) => ({ name: `f${i}`, data: Buffer.from('x') }))), 'a.zip', /more than 50 entries/],
     ['tar entry count', tarOf(Array.from({ length: 51 }, (_, i) => ({ name: `f${i}`, data: Buffer.from('x') }))), 'a.tar', /more than 50 entries/],
     // A left-out kind (here a FIFO) still carries data that is unpacked: it counts against the limits.

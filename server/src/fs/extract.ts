@@ -34,6 +34,8 @@ import { constants, type Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
 import type { Rule } from '@coffer/protocol';
 import { noteWritten } from './changes.js';
 import { Conflict, NotFound } from '../http/errors.js';
@@ -41,6 +43,7 @@ import { DIR_MODE, FILE_MODE } from './atomic.js';
 import { openDirExactly, openDirIn, viaFd, whereIs } from './dirfd.js';
 import { isTempName, TEMP_PREFIX } from './names.js';
 import { openForChild } from './read.js';
+import { writeBatch, type WriteFile } from './worker-pool.js';
 import { hasReservedBelow, isReserved } from './reserved.js';
 import { hasRules, isDenied, type RuleSubject } from './rules.js';
 import { isInside, type ScopedPath } from './resolve.js';
@@ -72,6 +75,12 @@ export interface Staging {
    * `sync`, the file is on stable storage before it resolves (a file placed as it is).
    */
   writeFile(segments: string[], source: AsyncIterable<Buffer>, mtime?: Date, sync?: boolean): Promise<number>;
+  /**
+   * Writes small files (unpacked there) in one worker round trip: see SmallFile. Resolves when all
+   * are written; rejects at the first that fails (a damaged body: an Error; a full disk: its errno).
+   * At most two batches run at once (the caller awaits before sending a third).
+   */
+  writeSmall(files: SmallFile[]): Promise<void>;
   makeDir(segments: string[]): Promise<void>;
   /** Removes the staging folder and all in it (whatever place() has not moved out), and closes its descriptors. */
   remove(): Promise<void>;
@@ -81,6 +90,16 @@ export interface Staging {
   readonly root: FileHandle;
   /** The destination folder, opened at the start, and the real path and virtual path it had then. */
   readonly dest: { dir: FileHandle; real: string; root: string };
+}
+
+/** A small file of a zip for `writeSmall`: its body as stored in the archive and what its directory says. */
+export interface SmallFile {
+  segments: string[];
+  method: 0 | 8;
+  size: number;
+  crc: number;
+  mtime?: Date;
+  body: Buffer;
 }
 
 /** Staging folders of jobs are named `<prefix>job-<job id>`; the sweep removes nothing else. */
@@ -93,8 +112,16 @@ export interface StagingNote {
   job: string;
 }
 
-/** Folders of the staging tree kept open at most (an archive may hold 100,000 folders). */
+/**
+ * Folders of the staging tree kept open at most (an archive may hold 100,000 folders). A batch of
+ * writeSmall uses the descriptors of up to SMALL_BATCH_MAX folders while a worker writes, and two
+ * batches may be in flight: those must never be closed (and their numbers reused) under them.
+ */
 const OPEN_DIRS_MAX = 256;
+/** How long remove() waits for a file still being streamed before it removes the folder anyway. */
+const STREAM_WAIT_MS = 10_000;
+/** Files in one writeSmall batch at most. */
+export const SMALL_BATCH_MAX = 64;
 
 /**
  * The folders of a staging tree by their segments, made and opened each through its parent's
@@ -177,6 +204,9 @@ export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise
   }
   const dirs = new StagedDirs(root);
   let removed = false;
+  /** writeSmall batches in a worker now: remove() waits for them (their paths use our descriptors). */
+  const inFlight = new Set<Promise<unknown>>();
+  const streaming = new Set<Promise<unknown>>();
 
   return {
     real,
@@ -185,33 +215,62 @@ export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise
     async makeDir(segments) {
       await dirs.get(segments);
     },
-    async writeFile(segments, source, mtime, sync) {
-      const parent = await dirs.get(segments.slice(0, -1));
-      const fh = await fsp.open(viaFd(parent, segments[segments.length - 1]!), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
-      let size = 0;
-      try {
-        for await (const chunk of source) {
-          size += chunk.length;
-          await fh.write(chunk);
+    writeFile(segments, source, mtime, sync) {
+      const writing = (async () => {
+        const parent = await dirs.get(segments.slice(0, -1));
+        const fh = await fsp.open(viaFd(parent, segments[segments.length - 1]!), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
+        let size = 0;
+        try {
+          for await (const chunk of source) {
+            size += chunk.length;
+            await fh.write(chunk);
+          }
+          if (mtime) await fh.utimes(mtime, mtime);
+          if (sync) await fh.sync();
+        } finally {
+          await fh.close();
         }
-        if (mtime) await fh.utimes(mtime, mtime);
-        if (sync) await fh.sync();
-      } finally {
-        await fh.close();
+        return size;
+      })();
+      streaming.add(writing);
+      return writing.finally(() => streaming.delete(writing));
+    },
+    async writeSmall(items) {
+      if (items.length > SMALL_BATCH_MAX || inFlight.size >= 2) throw new Error('writeSmall: batch too large or too many in flight');
+      const files: WriteFile[] = [];
+      for (const it of items) {
+        const parent = await dirs.get(it.segments.slice(0, -1));
+        const mtime = it.mtime && !Number.isNaN(it.mtime.getTime()) ? it.mtime.getTime() / 1000 : null;
+        files.push({ path: viaFd(parent, it.segments[it.segments.length - 1]!), method: it.method, size: it.size, crc: it.crc, mtime, length: it.body.length });
       }
-      return size;
+      const writing = writeBatch(files, Buffer.concat(items.map((it) => it.body)), FILE_MODE);
+      inFlight.add(writing);
+      const outcome = await writing.finally(() => inFlight.delete(writing));
+      if (!('kind' in outcome)) return;
+      if (outcome.kind === 'errno') throw Object.assign(new Error(outcome.message), { code: outcome.code });
+      throw new Error(`archive entry ${items[outcome.failed]!.segments.join('/')}: ${outcome.kind === 'crc' ? 'CRC-32 does not match' : outcome.kind === 'size' ? 'size does not match' : 'damaged data'}`);
     },
     async remove() {
       if (removed) return;
       removed = true;
-      await dirs.close();
-      await root.close();
+      // Worker batches always end; a streamed file whose source stalls might not: its descriptors
+      // are then closed only once it ends (a closed folder's number, reused, must never be
+      // written through).
+      await Promise.allSettled([...inFlight]);
+      const streams = Promise.allSettled([...streaming]);
+      const settled = await Promise.race([streams.then(() => true), delay(STREAM_WAIT_MS, false, { ref: false })]);
+      const closeAll = async () => {
+        await dirs.close();
+        await root.close();
+        await destDir.close();
+      };
       try {
         // Through the destination's descriptor, wherever it is now; rm never follows links, and
         // the folder holds only what this staging made.
         await fsp.rm(viaFd(destDir, name), { recursive: true, force: true });
       } finally {
-        await destDir.close();
+        if (settled) await closeAll();
+        else void streams.then(closeAll);
       }
       if (noteFile) await fsp.rm(noteFile, { force: true });
     },
@@ -455,6 +514,59 @@ async function placeNumbered(staged: string, to: FileHandle, toVirtual: string, 
     }
   }
   skipped.push({ name, reason: 'no free name' });
+}
+
+/** Bytes of an archive file read in windows (zip: the central directory and the entries' local headers and bodies). */
+export interface ArchiveReader {
+  readonly size: number;
+  /** `length` bytes at `position` (fewer only at the end of the file). The buffer may be shared: copy what is kept. */
+  read(position: number, length: number): Promise<Buffer>;
+  /** The bytes [start, end) as a stream (large entries). */
+  stream(start: number, end: number): Readable;
+  close(): Promise<void>;
+}
+
+const WINDOW = 1024 * 1024;
+/** Windows kept: a zip is read at two places at once (its directory at the end, the entries from the start). */
+const WINDOWS = 4;
+
+/**
+ * The archive (openArchive: the very file resolved) read through a few 1 MiB windows, so that the
+ * many small reads of a zip (a directory record, a local header, a small body per entry) cost a
+ * libuv round trip per MiB instead of two or three per entry.
+ */
+export async function openArchiveReader(source: ScopedPath): Promise<ArchiveReader> {
+  const fh = await openArchive(source);
+  const size = (await fh.stat()).size;
+  let windows: { at: number; bytes: Buffer }[] = [];
+  const readAt = async (position: number, length: number) => {
+    const buf = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, position + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return got === buf.length ? buf : buf.subarray(0, got);
+  };
+  return {
+    size,
+    async read(position, length) {
+      const hit = windows.find((w) => position >= w.at && position + length <= w.at + w.bytes.length);
+      if (hit) {
+        windows = [hit, ...windows.filter((w) => w !== hit)];
+        return hit.bytes.subarray(position - hit.at, position - hit.at + length);
+      }
+      if (length > WINDOW) return readAt(position, length);
+      const bytes = await readAt(position, WINDOW);
+      windows = [{ at: position, bytes }, ...windows].slice(0, WINDOWS);
+      return bytes.subarray(0, length);
+    },
+    stream(start, end) {
+      return fh.createReadStream({ start, end: end - 1, autoClose: false }) as unknown as Readable;
+    },
+    close: () => fh.close(),
+  };
 }
 
 /**

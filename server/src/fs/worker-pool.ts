@@ -229,10 +229,45 @@ function batch({ id, files, level }) {
   if (all.byteOffset === 0 && all.buffer.byteLength === all.byteLength) transfer.push(all.buffer);
   return [{ id, status, size, length, crc, deflated, codes, data }, transfer];
 }
+// Small extracted files (fs/extract.ts writeSmall): each body inflated (method 8) or as stored (0),
+// its size and CRC-32 checked against the archive's directory (the inflated size is bounded by
+// it: a lying entry cannot unpack to more), then written to a new file — O_EXCL | O_NOFOLLOW:
+// never over a name that exists, never through a link — with its modification time. The paths
+// reach the staging folders through their descriptors (/proc/self/fd/N/name). Stops at the
+// first failure and says which file and why.
+const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+function write({ id, files, data, mode }) {
+  let at = 0;
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const body = Buffer.from(data.buffer, data.byteOffset + at, f.length);
+    at += f.length;
+    let out;
+    try {
+      out = f.method === 8 ? zlib.inflateRawSync(body, { maxOutputLength: Math.max(1, f.size) }) : body;
+    } catch (e) {
+      return [{ id, failed: i, kind: e && e.code === 'ERR_BUFFER_TOO_LARGE' ? 'size' : 'damaged' }, []];
+    }
+    if (out.length !== f.size) return [{ id, failed: i, kind: 'size' }, []];
+    if ((out.length ? zlib.crc32(out) : 0) !== f.crc) return [{ id, failed: i, kind: 'crc' }, []];
+    let fd;
+    try {
+      fd = fs.openSync(f.path, WRITE_FLAGS, mode);
+      let off = 0;
+      while (off < out.length) off += fs.writeSync(fd, out, off, out.length - off);
+      if (f.mtime !== null) fs.futimesSync(fd, f.mtime, f.mtime);
+      fs.closeSync(fd);
+    } catch (e) {
+      if (fd !== undefined) try { fs.closeSync(fd); } catch {}
+      return [{ id, failed: i, kind: 'errno', code: e && e.code, message: String(e && e.message) }, []];
+    }
+  }
+  return [{ id, failed: -1 }, []];
+}
 parentPort.on('message', (msg) => {
   let out;
   try {
-    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.real === undefined ? stats(msg) : read(msg);
+    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.op === 'write' ? write(msg) : msg.real === undefined ? stats(msg) : read(msg);
   } catch (e) { out = [fail(msg.id, e), []]; }
   parentPort.postMessage(out[0], out[1]);
 });
@@ -508,6 +543,40 @@ export async function readBatch(files: BatchFile[], zipLevel: number | null): Pr
   return out;
 }
 
+/** A small file for `writeBatch`: where it goes and what the archive's directory says of it. */
+export interface WriteFile {
+  /** A path through a staging folder's descriptor (fs/dirfd.ts viaFd). */
+  path: string;
+  /** 0 stored, 8 deflated (raw). */
+  method: 0 | 8;
+  /** Bytes it unpacks to, and their CRC-32. */
+  size: number;
+  crc: number;
+  /** Modification time in seconds, or null. */
+  mtime: number | null;
+  /** Its body's bytes in the batch's data. */
+  length: number;
+}
+
+/** How a batch went: all written, or the first file that failed and why. */
+export type WriteOutcome =
+  | { failed: -1 }
+  | { failed: number; kind: 'damaged' | 'size' | 'crc' }
+  | { failed: number; kind: 'errno'; code?: string; message: string };
+
+/**
+ * Extraction writes small files on both cores: batches go to two workers at the main thread's
+ * priority (the user waits for the job), started on demand; one round trip per batch instead of
+ * open, write, utimes and close on the libuv pool per file.
+ */
+const writePool = new Pool(POOL_SIZE, 0);
+
+/** Unpacks and writes a batch of small files in one worker round trip (see `write` in the worker). */
+export async function writeBatch(files: WriteFile[], data: Buffer, mode: number): Promise<WriteOutcome> {
+  const msg = { op: 'write', files, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), mode };
+  return writePool.ask<WriteOutcome>(writePool.pick(1)[0]!, msg);
+}
+
 /**
  * Stops the listing workers (folder reads, stats) once they have no work, and with them their V8
  * heaps, where big listings leave garbage until the worker's next collection (release.ts calls it
@@ -525,5 +594,5 @@ export function listingWorkers(): number {
 
 /** Stops the workers (tests and shutdown; they are unref'd and never hold the process). */
 export async function closeWorkerPools(): Promise<void> {
-  await Promise.all([statPool.close(), readPool.close(), listPool.close(), batchPool.close()]);
+  await Promise.all([statPool.close(), readPool.close(), listPool.close(), batchPool.close(), writePool.close()]);
 }

@@ -15,7 +15,7 @@ import type { JobResult } from '@coffer/protocol';
 import tarStream from 'tar-stream';
 import yauzl from 'yauzl';
 import { BadRequest, InsufficientStorage, isErrno } from '../../http/errors.js';
-import { entrySegments, openArchive, openStaging, place, SkipList, type ConflictPolicy, type PlaceOptions, type Staging } from '../../fs/extract.js';
+import { entrySegments, openArchive, openArchiveReader, openStaging, place, SkipList, SMALL_BATCH_MAX, type ArchiveReader, type ConflictPolicy, type PlaceOptions, type SmallFile, type Staging } from '../../fs/extract.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import type { ArchiveFormat, Codec } from '../archive/formats.js';
 import type { JobContext } from '../jobs/service.js';
@@ -208,13 +208,51 @@ const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
 
+/** Entries up to these sizes (stored, unpacked) are unpacked and written in batches by workers (Staging.writeSmall). */
+const SMALL_STORED = 256 * 1024;
+const SMALL_UNPACKED = 1024 * 1024;
+/** A batch is sent once it holds SMALL_BATCH_MAX files or this many stored bytes. */
+const BATCH_BYTES = 1024 * 1024;
+
+/** yauzl reading through the archive's windows (fs/extract.ts openArchiveReader). */
+class WindowedZipReader extends yauzl.RandomAccessReader {
+  constructor(private readonly archive: ArchiveReader) {
+    super();
+  }
+  override _readStreamForRange(start: number, end: number): Readable {
+    return this.archive.stream(start, end);
+  }
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+    const done = callback as (err: Error | null, bytesRead?: number) => void;
+    this.archive.read(position, length).then(
+      (bytes) => {
+        bytes.copy(buffer, offset);
+        done(null, bytes.length);
+      },
+      (err: Error) => done(err),
+    );
+  }
+}
+
+const LOCAL_HEADER = 0x04034b50;
+
+/** The stored bytes of a zip entry: after its local header (whose name and extra field lengths are its own). */
+async function storedBody(archive: ArchiveReader, entry: yauzl.Entry): Promise<Buffer> {
+  const at = entry.relativeOffsetOfLocalHeader;
+  const head = await archive.read(at, 30);
+  if (head.length < 30 || head.readUInt32LE(0) !== LOCAL_HEADER) throw new Error('bad local file header');
+  const body = await archive.read(at + 30 + head.readUInt16LE(26) + head.readUInt16LE(28), entry.compressedSize);
+  if (body.length !== entry.compressedSize) throw new Error('unexpected end of the archive');
+  return body;
+}
+
 async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Budget, skipped: SkipList): Promise<void> {
-  const fh = await openArchive(job.source);
+  const archive = await openArchiveReader(job.source);
   try {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
       // yauzl refuses absolute names, `..` and backslashes itself (decodeStrings), and checks each
       // entry's size against its header (validateEntrySizes).
-      yauzl.fromFd(fh.fd, { autoClose: false, lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z)));
+      yauzl.fromRandomAccessReader(new WindowedZipReader(archive), archive.size, { autoClose: false, lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z)));
     }).catch((err: unknown) => {
       throw translateZip(err);
     });
@@ -222,15 +260,31 @@ async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
     const total = Number(zip.fileSize);
     let compressedDone = 0;
     ctx.progress(0, total);
+    // Small files waiting for a batch, and the batches (at most two) being written.
+    let batch: SmallFile[] = [];
+    let batchBytes = 0;
+    const writing: Promise<void>[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const sent = staging.writeSmall(batch);
+      // Settled at once as far as Node is concerned; the error is taken where it is awaited.
+      sent.catch(() => undefined);
+      writing.push(sent);
+      batch = [];
+      batchBytes = 0;
+      if (writing.length >= 2) await writing.shift();
+    };
     await new Promise<void>((resolve, reject) => {
-      // The file handle is closed below; yauzl holds no other resource.
+      // The archive is closed below; yauzl holds no other resource.
       const fail = (err: unknown) => reject(translateZip(err));
       const onAbort = () => fail(ctx.signal.reason);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       zip.on('error', fail);
       zip.on('end', () => {
         ctx.signal.removeEventListener('abort', onAbort);
-        resolve();
+        flush()
+          .then(() => Promise.all(writing.splice(0)))
+          .then(() => resolve(), fail);
       });
       zip.on('entry', (entry: yauzl.Entry) => {
         handleZipEntry(entry).then(
@@ -261,6 +315,16 @@ async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
         if (entry.uncompressedSize > RATIO_FLOOR && entry.uncompressedSize / Math.max(1, entry.compressedSize) > job.limits.maxRatio) {
           throw new Refused(`the archive is compressed more than ${job.limits.maxRatio} to 1, like an archive bomb (--extract-max-ratio)`);
         }
+        const method = entry.compressionMethod;
+        if ((method === 0 || method === 8) && !entry.isEncrypted() && entry.compressedSize <= SMALL_STORED && entry.uncompressedSize <= SMALL_UNPACKED) {
+          // The worker unpacks at most the declared size and checks it and the CRC-32: the
+          // declared size is what counts against the limits.
+          b.bytes(entry.uncompressedSize, compressedDone + entry.compressedSize);
+          batch.push({ segments, method, size: entry.uncompressedSize, crc: entry.crc32, mtime: entry.getLastModDate(), body: await storedBody(archive, entry) });
+          batchBytes += entry.compressedSize;
+          if (batch.length >= SMALL_BATCH_MAX || batchBytes >= BATCH_BYTES) await flush();
+          return;
+        }
         const stream = await new Promise<Readable>((res, rej) => zip.openReadStream(entry, (err, s) => (err ? rej(err) : res(s))));
         let entryOut = 0;
         const counted = stream.pipe(
@@ -276,9 +340,9 @@ async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
         await staging.writeFile(segments, counted, entry.getLastModDate());
       }
       zip.readEntry();
-    });
+    }).finally(() => Promise.allSettled(writing));
   } finally {
-    await fh.close();
+    await archive.close();
   }
 }
 
