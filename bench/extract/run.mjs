@@ -11,6 +11,7 @@ import { fmt, median, request, startCoffer } from '../download/common.mjs';
 import { makeTree } from '../archive/tree.mjs';
 
 const i = process.argv.indexOf('--runs');
+const POLL_MS = 100;
 const RUNS = i > 0 ? Number(process.argv[i + 1]) : 3;
 const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-extract-'));
 const root = path.join(dir, 'root');
@@ -33,6 +34,7 @@ try {
   coffer = await startCoffer(dir, root, ['--jobs-per-user', '0']);
   const headers = { 'X-Auth': coffer.token, 'Content-Type': 'application/json' };
   const cofferMs = [];
+  const jobMs = [];
   for (let r = 0; r < RUNS; r++) {
     mkdirSync(path.join(root, `out-${r}`));
     const t0 = performance.now();
@@ -41,9 +43,12 @@ try {
     const { id } = JSON.parse(started.body.toString());
     for (;;) {
       const job = JSON.parse((await request(coffer.port, 'GET', `/api/jobs/${id}`, undefined, headers)).body.toString());
-      if (job.state === 'done') break;
+      if (job.state === 'done') {
+        jobMs.push(Date.parse(job.finished) - Date.parse(job.created));
+        break;
+      }
       if (job.state !== 'running' && job.state !== 'queued') throw new Error(`job ${job.state}: ${job.error}`);
-      await new Promise((res) => setTimeout(res, 10));
+      await new Promise((res) => setTimeout(res, POLL_MS));
     }
     cofferMs.push(performance.now() - t0);
     rmSync(path.join(root, `out-${r}`), { recursive: true, force: true });
@@ -51,9 +56,9 @@ try {
   const u = median(unzipMs);
   const c = median(cofferMs);
   console.log(`extract: ${cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${fmt(load, 1)} → ${fmt(loadavg()[0], 1)}, median of ${RUNS}`);
-  console.log('| archive | unzip -q | Coffer (job, polled every 10 ms) | × unzip |');
-  console.log('|---|---|---|---|');
-  console.log(`| zip, 10,000 files | ${fmt(u, 0)} ms | ${fmt(c, 0)} ms | ${fmt(c / u, 2)} |`);
+  console.log(`| archive | unzip -q | Coffer (job, polled every ${POLL_MS} ms) | × unzip | the job's own created → finished |`);
+  console.log('|---|---|---|---|---|');
+  console.log(`| zip, 10,000 files | ${fmt(u, 0)} ms | ${fmt(c, 0)} ms | ${fmt(c / u, 2)} | ${fmt(median(jobMs), 0)} ms |`);
   console.log(`goal (≤ 1.5× unzip): ${c <= 1.5 * u ? 'met' : 'MISSED'}`);
 } finally {
   await coffer?.stop();
