@@ -163,6 +163,7 @@ const ERROR_TEXT: Record<number, string> = {
   502: 'WebDAV: the Destination is on another server or outside the mount',
   423: 'locked: retry later',
   501: 'not implemented for this resource',
+  503: 'busy: too much work waiting; retry after the seconds of the Retry-After header',
   507: 'the disk is full',
 };
 
@@ -177,6 +178,7 @@ export function errors(...codes: number[]) {
       out[code] = noBody('throttled: empty body (E6)', {
         'Retry-After': Type.String({ description: 'seconds' }),
       });
+    else if (code === 503) out[code] = statusLine(code, ERROR_TEXT[code], { 'Retry-After': Type.String({ description: 'seconds' }) });
     else out[code] = statusLine(code, ERROR_TEXT[code]);
   }
   out[500] = {

@@ -56,7 +56,7 @@ export async function previewRoutes(fastify: FastifyInstance): Promise<void> {
         'image/avif',
         '*/*',
       ]),
-      ...errors(400, 401, 403, 404, 412, 413, 415, 416, 501),
+      ...errors(400, 401, 403, 404, 412, 413, 415, 416, 501, 503),
     },
   };
   app.get(
@@ -91,7 +91,13 @@ export async function previewRoutes(fastify: FastifyInstance): Promise<void> {
         (size === 'big' && config.disablePreviewResize) ||
         ORIGINAL.test(name));
       if (original) return sendResolvedFile(req, reply, p, inline);
-      const out = video ? await previews.videoPreview(p, size) : await previews.preview(p, size);
+      // A request still waiting for its turn when its client goes away leaves the queue.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort(new Error('the client went away'));
+      };
+      reply.raw.once('close', onClose);
+      const out = await (video ? previews.videoPreview(p, size, gone.signal) : previews.preview(p, size, gone.signal)).finally(() => reply.raw.off('close', onClose));
       void reply.header('X-Preview-Cache', out.cached ? 'hit' : 'miss');
       const etag = etagFor(st.size, st.mtimeMs).replace(/"$/, `-${size}"`);
       return sendFileBody(req, reply, bufferBody(out.data, st.mtimeMs, etag), {

@@ -54,15 +54,26 @@ function cacheKey(p: ScopedPath, variant: string): string {
   return createHash('sha1').update(`${p.real}\0${st.size}\0${st.mtimeMs}\0${variant}`).digest('hex');
 }
 
+/**
+ * Preview requests that may wait for a turn (images; videos, whose ffmpeg runs take longer). A
+ * mosaic asks for the tiles it shows; beyond these the server answers 503 with Retry-After at once
+ * instead of holding an unbounded line of sockets, and the client asks again later.
+ */
+export const PREVIEW_QUEUE = 64;
+export const VIDEO_QUEUE = 16;
+
 export function createPreviewService(opts: {
   concurrency: number;
   cache?: DiskCache;
   /** ffmpeg when it was found at start: video thumbnails on. */
   ffmpeg?: Ffmpeg | null;
   videoConcurrency?: number;
+  /** Requests that may wait for a turn, images and videos; one more is answered 503 + Retry-After. */
+  queue?: number;
+  videoQueue?: number;
 }) {
-  const limiter = new Limiter(Math.max(1, opts.concurrency));
-  const videoLimiter = new Limiter(Math.max(1, opts.videoConcurrency ?? 2));
+  const limiter = new Limiter(Math.max(1, opts.concurrency), opts.queue ?? PREVIEW_QUEUE);
+  const videoLimiter = new Limiter(Math.max(1, opts.videoConcurrency ?? 2), opts.videoQueue ?? VIDEO_QUEUE);
   const ffmpeg = opts.ffmpeg ?? null;
 
   /** `make()` once per key: from the cache when it is there, stored in it after. */
@@ -127,17 +138,17 @@ export function createPreviewService(opts: {
   return {
     limiter,
     /** The resized image for `p` (a regular image file), from the cache when it is there. */
-    async preview(p: ScopedPath, size: PreviewSize): Promise<Preview & { cached: boolean }> {
+    async preview(p: ScopedPath, size: PreviewSize, signal?: AbortSignal): Promise<Preview & { cached: boolean }> {
       const st = p.stat!;
       if (st.size > MAX_SOURCE_BYTES) throw new PayloadTooLarge('image too large to preview');
       return cached(cacheKey(p, size), () =>
-        limiter.run(() => counted(async () => render(await readWhole(p, st.size), size))),
+        limiter.run(() => counted(async () => render(await readWhole(p, st.size), size)), signal),
       );
     },
     /** Whether videos get thumbnails and posters (ffmpeg was found at start). */
     videos: ffmpeg !== null,
     /** A frame of the video `p` as `size`, from the cache when it is there; 415 without a frame. */
-    async videoPreview(p: ScopedPath, size: PreviewSize): Promise<Preview & { cached: boolean }> {
+    async videoPreview(p: ScopedPath, size: PreviewSize, signal?: AbortSignal): Promise<Preview & { cached: boolean }> {
       if (!ffmpeg) throw new HttpError(501);
       return cached(cacheKey(p, `video-${size}`), () =>
         videoLimiter.run(() =>
@@ -151,6 +162,7 @@ export function createPreviewService(opts: {
             }
             return render(frame, size);
           }),
+          signal,
         ),
       );
     },
