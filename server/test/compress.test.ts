@@ -63,10 +63,13 @@ describe('compress: formats', () => {
     for (const [algo, ext, list] of tools) {
       const job = await compressed(srv, token, '/fmt/src', { files: ['a.txt', 'sub'], destination: '/fmt/out', name: `s${ext}`, algo });
       expect(job, algo).toMatchObject({ state: 'done', kind: 'compress', result: { path: `/fmt/out/s${ext}` } });
+      // Progress of the tar's size: a.txt, sub/ and sub/b.bin (headers, data in 512-byte blocks, the end).
+      expect(job.progress, algo).toEqual({ done: 512 * 3 + 512 + 200_192 + 1024, total: 512 * 3 + 512 + 200_192 + 1024 });
       expect(tarList(list(path.join(dir, 'out', `s${ext}`))), algo).toEqual(expected);
     }
     const zip = await compressed(srv, token, '/fmt/src', { files: ['a.txt', 'sub', 'c é.txt'], destination: '/fmt/out', name: 's.zip' });
     expect(zip.state).toBe('done');
+    expect(zip.progress).toEqual({ done: 5 + 200_000 + 5, total: 5 + 200_000 + 5 });
     const zipFile = path.join(dir, 'out', 's.zip');
     expect(execFileSync('unzip', ['-t', zipFile]).toString()).toMatch(/No errors detected/);
     expect(execFileSync('unzip', ['-p', zipFile, 'sub/b.bin'])).toEqual(Buffer.alloc(200_000, 3));
@@ -143,6 +146,11 @@ describe('compress: permissions, rules, cancel', () => {
     const res = await compress(srv, token, '/cancel', { files: ['big.bin'], destination: '/cancel/out', name: 'big.tar.xz', algo: 'tarxz' });
     const job = (await res.json()) as Job;
     await expect.poll(async () => ((await (await srv.fetch(`/api/jobs/${job.id}`, { token })).json()) as Job).progress.done, { timeout: 20_000 }).toBeGreaterThan(0);
+    // Progress has a total from the start — the tar's size: one header, the data, two closing blocks
+    // — and moves through the file, not in one step.
+    const running = (await (await srv.fetch(`/api/jobs/${job.id}`, { token })).json()) as Job;
+    expect(running.progress.total).toBe(512 + 300 * 1024 * 1024 + 1024);
+    expect(running.progress.done).toBeLessThan(running.progress.total);
     const cancel = await srv.fetch(`/api/jobs/${job.id}/cancel`, { method: 'POST', token });
     expect(cancel.status).toBe(200);
     expect(((await cancel.json()) as Job).state).toBe('cancelled');

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Readable, type Writable } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
 import { constants } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Rule } from '@coffer/protocol';
@@ -240,6 +240,32 @@ async function* withContents(
   }
 }
 
+async function* counted(source: AsyncGenerator<ArchiveEntry>, onEntry: (size: number) => void): AsyncGenerator<ArchiveEntry> {
+  for await (const e of source) {
+    onEntry(e.size);
+    yield e;
+  }
+}
+
+/**
+ * The total of a compress job's progress (see streamArchive's onProgress), by the same walk as the
+ * archive (rules, links, hidden Coffer files): for a tar, its uncompressed size — a 512-byte header
+ * and the data rounded up to 512 bytes per entry, and the two closing blocks (long names add
+ * headers: the caller clamps); for a zip, the bytes of its files. One walk more before the job
+ * starts writing.
+ */
+export async function measurePlan(
+  plan: ArchivePlan,
+  container: ArchiveFormat['container'],
+  ctx: { user: ResolveUser; globalRules: readonly Rule[]; signal: AbortSignal },
+): Promise<number> {
+  let total = container === 'tar' ? 1024 : 0;
+  for await (const e of plannedEntries(plan, { ...ctx, onSkip: () => undefined })) {
+    total += container === 'tar' ? 512 + Math.ceil(e.size / 512) * 512 : e.size;
+  }
+  return total;
+}
+
 /**
  * Streams the archive of `plan` into `out`. Resolves when the archive is complete; rejects when
  * it could not be finished (the caller then cuts the connection so that a truncated archive
@@ -249,18 +275,38 @@ export async function streamArchive(
   plan: ArchivePlan,
   format: ArchiveFormat,
   out: Writable,
-  ctx: { user: ResolveUser; globalRules: readonly Rule[]; signal: AbortSignal; log: FastifyBaseLogger },
+  ctx: {
+    user: ResolveUser;
+    globalRules: readonly Rule[];
+    signal: AbortSignal;
+    log: FastifyBaseLogger;
+    /**
+     * Progress of a compress job, in the units of measurePlan: a tar's bytes as they leave the tar
+     * writer (before its codec), a zip's entry sizes as the writer takes them.
+     */
+    onProgress?: (n: number) => void;
+  },
 ): Promise<void> {
   archiveActivity.active++;
   archiveActivity.started++;
   try {
     const onSkip = (s: WalkSkip) =>
       ctx.log.debug({ entry: s.virtual, reason: s.reason }, 'archive entry left out');
-    const entries = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log, format.container);
+    const read = withContents(plannedEntries(plan, { ...ctx, onSkip }), ctx.log, format.container);
+    const entries = ctx.onProgress && format.container === 'zip' ? counted(read, ctx.onProgress) : read;
     const body =
       format.container === 'zip' ? Readable.from(zipStream(entries)) : Readable.from(tarStream(entries));
     const codec = createCodec(format.codec);
-    const stages = [body, new Coalesce(), ...(codec ? [codec] : []), out] as const;
+    const onBytes = format.container === 'tar' ? ctx.onProgress : undefined;
+    const meter = onBytes
+      ? new Transform({
+          transform(chunk: Buffer, _enc, cb) {
+            onBytes(chunk.length);
+            cb(null, chunk);
+          },
+        })
+      : undefined;
+    const stages = [body, new Coalesce(), ...(meter ? [meter] : []), ...(codec ? [codec] : []), out] as const;
     await pipeline(stages as unknown as [Readable, Writable], { signal: ctx.signal });
   } finally {
     archiveActivity.active--;

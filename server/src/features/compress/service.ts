@@ -13,7 +13,7 @@ import { openStaging, place, placeRules, SkipList } from '../../fs/extract.js';
 import type { ResolveUser, ScopedPath } from '../../fs/resolve.js';
 import { Conflict } from '../../http/errors.js';
 import type { ArchiveFormat } from '../archive/formats.js';
-import { streamArchive, type ArchivePlan } from '../archive/service.js';
+import { measurePlan, streamArchive, type ArchivePlan } from '../archive/service.js';
 import { reportingDiskFull } from '../extract/service.js';
 import type { JobContext } from '../jobs/service.js';
 import { numberedName } from '../resources/service.js';
@@ -40,21 +40,26 @@ async function compressStaged(job: CompressJob, ctx: JobContext): Promise<JobRes
   const staging = await openStaging(job.dest, { ledger: job.ledger, job: ctx.id });
   try {
     const out = new PassThrough();
-    let written = 0;
-    const counted = async function* () {
-      for await (const chunk of out as AsyncIterable<Buffer>) {
-        written += chunk.length;
-        ctx.progress(written);
-        yield chunk;
-      }
-    };
+    // Progress: of the archive's uncompressed size (a tar) or its files' bytes (a zip), one walk first.
+    const total = await measurePlan(job.plan, job.format.container, { user: job.user, globalRules: job.globalRules, signal: ctx.signal });
+    let done = 0;
+    ctx.progress(0, total);
     const ends = await Promise.allSettled([
       // A writer that stops (before reading, too) ends the archive's stream: nothing waits on it.
-      staging.writeFile([job.name], counted(), undefined, true).catch((err: unknown) => {
+      staging.writeFile([job.name], out as AsyncIterable<Buffer>, undefined, true).catch((err: unknown) => {
         out.destroy();
         throw err;
       }),
-      streamArchive(job.plan, job.format, out, { user: job.user, globalRules: job.globalRules, signal: ctx.signal, log: ctx.log }),
+      streamArchive(job.plan, job.format, out, {
+        user: job.user,
+        globalRules: job.globalRules,
+        signal: ctx.signal,
+        log: ctx.log,
+        onProgress: (n) => {
+          done += n;
+          ctx.progress(Math.min(done, total), total);
+        },
+      }),
     ]);
     // The writer's error first: a full disk shows on the other side as a premature close.
     const failed = ends.find((e) => e.status === 'rejected');
