@@ -565,11 +565,11 @@ export type WriteOutcome =
   | { failed: number; kind: 'errno'; code?: string; message: string };
 
 /**
- * Extraction writes small files on both cores: batches go to two workers at the main thread's
- * priority (the user waits for the job), started on demand; one round trip per batch instead of
+ * Extraction writes small files on both cores: batches go to two workers (with `--workers N`,
+ * this process's part) at the main thread's priority (the user waits for the job), started on demand; one round trip per batch instead of
  * open, write, utimes and close on the libuv pool per file.
  */
-const writePool = new Pool(POOL_SIZE, 0);
+const writePool = new Pool(poolSize, 0);
 
 /** Unpacks and writes a batch of small files in one worker round trip (see `write` in the worker). */
 export async function writeBatch(files: WriteFile[], data: Buffer, mode: number): Promise<WriteOutcome> {
