@@ -242,3 +242,66 @@ describe("an admin's End all sessions", () => {
     expect((await srv.fetch('/api/sessions', { token: admin })).status).toBe(200);
   });
 });
+
+describe('OIDC users matched by the provider sub', () => {
+  let srv: TestServer;
+  let op: TestProvider;
+  let redirectUrl = '';
+  async function configure(over: Partial<OidcConfig> = {}) {
+    await srv.deps.settings.saveAuther({
+      ...(await srv.deps.settings.auther()),
+      method: 'oidc',
+      oidc: { ...defaultOidc(), issuer: op.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, redirectUrl, ...over },
+    });
+  }
+  async function signIn(sub: string): Promise<{ location: string; token: string | null }> {
+    const w = await walk(`${srv.url}/api/oidc/login`, { login: sub, stopAt: `${srv.url}/login` });
+    if (!w.location.includes('oidc=done')) return { location: w.location, token: null };
+    const res = await w.get(`${srv.url}/api/oidc/session`, { method: 'POST' });
+    return { location: w.location, token: await res.text() };
+  }
+  const whoAmI = async (token: string) => ((await srv.deps.tokens.verifyWithUser(token))?.user.username ?? null);
+
+  beforeAll(async () => {
+    srv = await startServer();
+    redirectUrl = `${srv.url}/api/oidc/callback`;
+    op = await startProvider([redirectUrl]);
+  });
+  afterAll(async () => {
+    await op?.close();
+    await srv?.close();
+  });
+
+  it('keeps the account of a user renamed at the provider, and gives the old name to no one', async () => {
+    await configure();
+    op.accounts.set('sub-ann', { preferred_username: 'ann' });
+    const first = await signIn('sub-ann');
+    const ann = (await srv.deps.users.byUsername('ann'))!;
+    expect(await whoAmI(first.token!)).toBe('ann');
+    op.accounts.set('sub-ann', { preferred_username: 'ann-renamed' });
+    const again = await signIn('sub-ann');
+    expect((await srv.deps.tokens.verifyWithUser(again.token!))!.user.id).toBe(ann.id);
+    expect(await srv.deps.users.byUsername('ann-renamed')).toBeUndefined();
+    // Another provider user now called "ann" does not get ann's account.
+    op.accounts.set('sub-impostor', { preferred_username: 'ann' });
+    expect((await signIn('sub-impostor')).location).toBe('/login?oidc_error=refused');
+  });
+
+  it("never lets a provider user take a local account of the same name unless linking is on, and then only once", async () => {
+    await configure();
+    const local = await srv.createUser({ username: 'local-ben' });
+    op.accounts.set('sub-ben', { preferred_username: 'local-ben' });
+    expect((await signIn('sub-ben')).location).toBe('/login?oidc_error=refused');
+    await configure({ linkExisting: true });
+    const linked = await signIn('sub-ben');
+    expect((await srv.deps.tokens.verifyWithUser(linked.token!))!.user.id).toBe(local.id);
+    // The account belongs to sub-ben now: another provider user with that name is refused.
+    op.accounts.set('sub-other-ben', { preferred_username: 'local-ben' });
+    expect((await signIn('sub-other-ben')).location).toBe('/login?oidc_error=refused');
+    // A deleted user's link goes with it.
+    const admin = await srv.login();
+    expect((await srv.fetch(`/api/users/${local.id}`, { method: 'DELETE', token: admin, json: { current_password: ADMIN.password } })).status).toBe(200);
+    const rows = await srv.deps.db.kysely.selectFrom('oidc_identities').selectAll().where('user_id', '=', local.id).execute();
+    expect(rows).toEqual([]);
+  });
+});

@@ -95,7 +95,7 @@ describe('OIDC sign-in', () => {
   });
 
   it('refuses an unknown user while user creation is off, and signs in a known one', async () => {
-    await configure({ createUsers: false });
+    await configure({ createUsers: false, linkExisting: true });
     op.accounts.set('bob-sub', { preferred_username: 'bob' });
     const w = await signIn('bob-sub');
     expect(w.location).toBe('/login?oidc_error=refused');
@@ -110,7 +110,7 @@ describe('OIDC sign-in', () => {
   });
 
   it('takes the email claim as the name only when the provider says it verified the address', async () => {
-    await configure({ usernameClaim: 'email', createUsers: false });
+    await configure({ usernameClaim: 'email', createUsers: false, linkExisting: true });
     const boss = await srv.createUser({ username: 'boss@corp.example' });
     for (const [sub, email_verified] of [['mallory-1', undefined], ['mallory-2', false]] as const) {
       op.accounts.set(sub, { preferred_username: sub, email: 'boss@corp.example', ...(email_verified === undefined ? {} : { email_verified }) });

@@ -105,6 +105,7 @@ const OIDC_FLAGS: FlagSpec<ConfigTarget>[] = [
   oidcFlag<string>('admin-claim', 'string', 'oidc: the claim that makes a user admin, e.g. groups ("" = none)', (o, v) => void (o.adminClaim = v)),
   oidcFlag<string>('admin-value', 'string', 'oidc: the value (or list member) of --oidc.admin-claim that makes a user admin', (o, v) => void (o.adminValue = v)),
   oidcFlag<string>('name', 'string', 'oidc: the provider\'s name on the login button ("Sign in with …")', (o, v) => void (o.name = v)),
+  oidcFlag<boolean>('link-existing', 'boolean', 'oidc: the first sign-in of a provider user may take the existing Coffer account of the same name (default false: refused)', (o, v) => void (o.linkExisting = v)),
   oidcFlag<boolean>('password-login', 'boolean', 'oidc: also show the password form and accept passwords (default true)', (o, v) => void (o.passwordLogin = v)),
 ];
 

@@ -40,6 +40,11 @@ export interface OidcConfig {
   redirectUrl: string;
   /** false: the login page shows only the provider's button and POST /api/login refuses passwords. */
   passwordLogin: boolean;
+  /**
+   * The first sign-in of a provider user whose name is a Coffer account not yet linked to this
+   * provider takes that account (true) or is refused (false, the default): see docs/oidc.md.
+   */
+  linkExisting?: boolean;
 }
 
 export function defaultOidc(): OidcConfig {

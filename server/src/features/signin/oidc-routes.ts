@@ -42,7 +42,7 @@ export async function oidcRoutes(fastify: FastifyInstance): Promise<void> {
   const requests = createOidcThrottle(app.deps.shared.throttleStore('oidc', LOGIN_WINDOW_MS, OIDC_REQUESTS_PER_ADDRESS));
   /** The login throttle's target for callbacks: failures count per address (S30), not per user. */
   const CALLBACK_TARGET = 'oidc callback';
-  const oidc = createOidcClient({ users, settings, config });
+  const oidc = createOidcClient({ users, settings, config, db: app.deps.db });
   const base = config.baseURL;
   const cookiePath = `${base}/api/oidc/`;
   let key: Promise<Uint8Array> | null = null;

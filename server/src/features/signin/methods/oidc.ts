@@ -12,6 +12,7 @@ import { NO_LOCAL_PASSWORD } from '../../../auth/passwords.js';
 import type { ServerConfig } from '../../../config/schema.js';
 import { HttpError } from '../../../http/errors.js';
 import type { OidcConfig, SettingsRepository } from '../../settings/repository.js';
+import type { Db } from '../../../db/index.js';
 import type { UserRecord, UserRepository } from '../../users/repository.js';
 import { homeScope, validateUsername } from '../home.js';
 import { assertAvailable, provisionedUser, storeProvisioned } from '../provision.js';
@@ -61,13 +62,40 @@ export const PKCE_METHOD = `S${256}`;
 /** A discovered provider, kept for ten minutes per issuer and client (a failed discovery is not kept). */
 const DISCOVERY_TTL_MS = 10 * 60_000;
 
+/** Who a Coffer user is at a provider: (issuer, sub) → user id (migration 015). */
+function createIdentities(db: Db, now: () => number) {
+  const k = db.kysely;
+  return {
+    async userOf(issuer: string, subject: string): Promise<number | null> {
+      const row = await k.selectFrom('oidc_identities').select('user_id').where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
+      return row ? Number(row.user_id) : null;
+    },
+    /** Whether the user is linked to some user of this provider already. */
+    async linked(userId: number, issuer: string): Promise<boolean> {
+      const row = await k.selectFrom('oidc_identities').select('subject').where('user_id', '=', userId).where('issuer', '=', issuer).executeTakeFirst();
+      return row !== undefined;
+    },
+    /** Links; false when the (issuer, subject) is taken (a concurrent first sign-in). */
+    async link(issuer: string, subject: string, userId: number): Promise<boolean> {
+      try {
+        await k.insertInto('oidc_identities').values({ issuer, subject, user_id: userId, created_at: Math.floor(now() / 1000) }).execute();
+        return true;
+      } catch {
+        return (await this.userOf(issuer, subject)) === userId;
+      }
+    },
+  };
+}
+
 export function createOidcClient(deps: {
+  db: Db;
   users: UserRepository;
   settings: SettingsRepository;
   config: Pick<ServerConfig, 'root'>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
+  const identities = createIdentities(deps.db, now);
   let cached: { key: string; at: number; config: Promise<client.Configuration> } | null = null;
 
   function provider(o: OidcConfig): Promise<client.Configuration> {
@@ -143,6 +171,8 @@ export function createOidcClient(deps: {
       const current = new URL(o.redirectUrl);
       current.search = query;
       let claims: Record<string, unknown>;
+      let issuer: string;
+      let subject: string;
       try {
         const tokens = await client.authorizationCodeGrant(config, current, {
           pkceCodeVerifier: pending.verifier,
@@ -154,6 +184,9 @@ export function createOidcClient(deps: {
         if (!idClaims) throw new Error('no ID token');
         const info = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub);
         claims = { ...info, ...idClaims };
+        // Checked by the library: `iss` is the provider's, `sub` is present.
+        issuer = String(idClaims.iss);
+        subject = String(idClaims.sub);
       } catch (err) {
         throw new OidcRefused('failed', err instanceof Error ? err.message : 'the provider answer was refused', { cause: err });
       }
@@ -164,8 +197,19 @@ export function createOidcClient(deps: {
       if (o.usernameClaim === 'email' && claims.email_verified !== true && claims.email_verified !== 'true') {
         throw new OidcRefused('refused', 'the email address is not verified');
       }
+      // The provider's `sub` says who it is (docs/oidc.md "Who is who"): a user renamed at the
+      // provider keeps its account, and a name alone never takes one.
+      const linkedId = await identities.userOf(issuer, subject);
+      const linkedUser = linkedId === null ? undefined : await deps.users.byId(linkedId);
+      if (linkedUser) return syncAdmin(o, linkedUser, claims, log);
       const existing = await deps.users.byUsername(name);
-      if (existing) return syncAdmin(o, existing, claims, log);
+      if (existing) {
+        if (!o.linkExisting) throw new OidcRefused('refused', 'a Coffer account has this name and linking existing accounts is off');
+        if (await identities.linked(existing.id, issuer)) throw new OidcRefused('refused', 'the account of this name belongs to another user of the provider');
+        if (!(await identities.link(issuer, subject, existing.id))) throw new OidcRefused('refused', 'the provider user was linked to another account meanwhile');
+        log.info({ event: 'oidc_linked', userId: existing.id, how: 'name' }, 'existing account linked to its provider user');
+        return syncAdmin(o, existing, claims, log);
+      }
       if (!o.createUsers) throw new OidcRefused('refused', 'unknown user and user creation is off');
       try {
         validateUsername(name);
@@ -187,10 +231,14 @@ export function createOidcClient(deps: {
         stored = await storeProvisioned(deps, user, log, 'oidc');
       } catch (err) {
         // Two first sign-ins of the same new user at once: the other one created it.
+        // Only the same provider user's concurrent first sign-in may take the row it made.
         const raced = await deps.users.byUsername(name);
-        if (!raced) throw new OidcRefused('refused', 'the name or its home folder is taken', { cause: err });
+        if (!raced || (await identities.userOf(issuer, subject)) !== raced.id) {
+          throw new OidcRefused('refused', 'the name or its home folder is taken', { cause: err });
+        }
         stored = raced;
       }
+      if (!(await identities.link(issuer, subject, stored.id))) throw new OidcRefused('refused', 'the provider user was linked to another account meanwhile');
       return syncAdmin(o, stored, claims, log);
     },
   };
