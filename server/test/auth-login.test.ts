@@ -209,8 +209,9 @@ describe('login throttling per address (S30)', () => {
 
   it('counts failures and throttled logins in /metrics (E3)', async () => {
     const text = await (await srv.fetch('/metrics')).text();
-    const failures = Number(/^coffer_login_failures_total (\d+)$/m.exec(text)?.[1]);
-    const throttled = Number(/^coffer_throttled_total\{kind="login"\} (\d+)$/m.exec(text)?.[1]);
+    // Per-instance series carry an `instance` label (E3).
+    const failures = Number(/^coffer_login_failures_total\{instance="[^"]+"\} (\d+)$/m.exec(text)?.[1]);
+    const throttled = Number(/^coffer_throttled_total\{kind="login",instance="[^"]+"\} (\d+)$/m.exec(text)?.[1]);
     expect(failures).toBeGreaterThanOrEqual(10 + 9 + 10 + 30);
     expect(throttled).toBeGreaterThanOrEqual(3);
     expect(text).not.toMatch(/admin|203\.0\.113/);
