@@ -35,6 +35,10 @@ import { createTrashService, type TrashService } from './features/trash/service.
 import { createIndexService, type IndexService } from './features/index/service.js';
 import { createIndexStore } from './features/index/store.js';
 import { shareOf } from './cluster/budget.js';
+import { createQuotaService, type QuotaService } from './features/quota/service.js';
+import { createSizeCache } from './features/quota/cache.js';
+import { indexedSizeSource, walkSizeSource } from './features/quota/size-source.js';
+import { scopeRoot } from './fs/resolve.js';
 
 /** Knobs that tests and benchmarks turn; production uses the defaults. */
 export interface AppOptions {
@@ -58,6 +62,8 @@ export interface AppOptions {
   duties: boolean;
   /** The worker slot of `--workers N` (1…N), 0 for a process alone; /metrics names it. */
   worker: number;
+  /** How long a scope's measured size is trusted for quotas (features/quota/cache.ts). */
+  quotaCacheMs: number;
 }
 
 export interface Deps {
@@ -83,6 +89,8 @@ export interface Deps {
   publicShares: PublicService;
   /** The trash (docs/api.md §22): every door that deletes calls `trash.trash()` first. */
   trash: TrashService;
+  /** Byte quotas (docs/api.md §3.1, §11): every door that writes asks before the bytes land. */
+  quota: QuotaService;
   metrics: Metrics;
   /** The file index (features/index): indexed search, folder sizes; `status` says whether it answers. */
   index: IndexService;
@@ -107,6 +115,10 @@ export interface Deps {
 }
 
 export const VERSION = '0.1.0';
+/** A scope's size is measured again after this long when Coffer did not write to it (an outside change is seen then). */
+export const QUOTA_CACHE_MS = 30_000;
+/** Scopes whose sizes are kept at once. */
+const QUOTA_CACHE_ENTRIES = 1_000;
 
 export interface FirstRun {
   username: string;
@@ -160,6 +172,7 @@ export async function initialise(db: Db, config: ServerConfig, explicitServer: P
       hideDotfiles: d.hideDotfiles,
       dateFormat: d.dateFormat,
       aceEditorTheme: d.aceEditorTheme,
+      quota: 0,
     });
     return { username: config.username || 'admin', generatedPassword: generated };
   });
@@ -235,6 +248,7 @@ export async function createDeps(
     duties: true,
     worker: 0,
     indexWatch: true,
+    quotaCacheMs: QUOTA_CACHE_MS,
     ...appOptions,
   };
   const jobs = createJobService({
@@ -259,6 +273,48 @@ export async function createDeps(
     },
   });
   const shares = createShareService({ repo: createShareRepository(db), users, files, settings });
+  const trash = createTrashService({
+    db,
+    area: await openTrashArea((await chooseDataDir(config)).dir),
+    users,
+    serverRoot: config.root,
+    retentionDays: config.trashDays,
+    dropShares: (real) => shares.removeGoneUnder(real),
+    locked: async (target, into) => {
+      const key = await files.storageKey(target);
+      const found = await Promise.all([davRepo.locksCovering(key), davRepo.locksBelow(key), davRepo.locksCovering(await files.storageKey(into))]);
+      return found.some((locks) => locks.length > 0);
+    },
+  });
+  const index = createIndexService({
+    store: createIndexStore(db),
+    root: config.root,
+    // With --workers N one process builds the index, watches the root and reconciles (its watcher
+    // sees the other workers' writes too); the others search by walking. Several processes each
+    // building one index would write the same rows twice (docs/deployment.md).
+    enabled: !config.disableIndex && opts.duties,
+    reconcileMs: config.indexReconcileInterval * 1000,
+    watch: opts.indexWatch,
+    onProgress: (p) => {
+      metrics.indexEntries.set(p.entries);
+      metrics.indexProgress.set(p.percent);
+      metrics.indexReady.set(p.status === 'ready' ? 1 : 0);
+    },
+  });
+  const quota = createQuotaService({
+    sizes: createSizeCache({ measure: indexedSizeSource(index), ttlMs: opts.quotaCacheMs, maxEntries: QUOTA_CACHE_ENTRIES }),
+    // What a copy adds or a write replaces: walked, exact even before the watcher has seen it.
+    measure: walkSizeSource,
+    scopeRoot: (user) => scopeRoot(config.root, user.scope),
+    trashBytes: (user) => trash.bytes(user),
+  });
+  const events = createEventBus();
+  // Every write the files API, WebDAV and tus make passes here once done: the scopes holding it are measured again.
+  events.on((phase, _event, ctx) => {
+    if (phase !== 'after') return;
+    quota.changed(ctx.file.real);
+    if (ctx.destination) quota.changed(ctx.destination.real);
+  });
   const deps: Deps = {
     config,
     db,
@@ -270,38 +326,13 @@ export async function createDeps(
     secondFactor: createSecondFactorService({ db }),
     passkeys: createPasskeyService({ db }),
     files,
-    events: createEventBus(),
+    events,
     shares,
     publicShares: createPublicService({ shares, users, files, throttle: createSharePasswordThrottle(shared.throttleStore('share', SHARE_WINDOW_MS)), failureDelayMs: opts.failureDelayMs }),
-    trash: createTrashService({
-      db,
-      area: await openTrashArea((await chooseDataDir(config)).dir),
-      users,
-      serverRoot: config.root,
-      retentionDays: config.trashDays,
-      dropShares: (real) => shares.removeGoneUnder(real),
-      locked: async (target, into) => {
-        const key = await files.storageKey(target);
-        const found = await Promise.all([davRepo.locksCovering(key), davRepo.locksBelow(key), davRepo.locksCovering(await files.storageKey(into))]);
-        return found.some((locks) => locks.length > 0);
-      },
-    }),
+    trash,
+    quota,
     metrics,
-    index: createIndexService({
-      store: createIndexStore(db),
-      root: config.root,
-      // With --workers N one process builds the index, watches the root and reconciles (its watcher
-      // sees the other workers' writes too); the others search by walking. Several processes each
-      // building one index would write the same rows twice (docs/deployment.md).
-      enabled: !config.disableIndex && opts.duties,
-      reconcileMs: config.indexReconcileInterval * 1000,
-      watch: opts.indexWatch,
-      onProgress: (p) => {
-        metrics.indexEntries.set(p.entries);
-        metrics.indexProgress.set(p.percent);
-        metrics.indexReady.set(p.status === 'ready' ? 1 : 0);
-      },
-    }),
+    index,
     // The total is for the box: with --workers N each process admits its part (cluster/budget.ts).
     // The per-client count stays whole in each process: split, a client's second download could be
     // refused by the process that happens to hold its first while the box is under its limit.

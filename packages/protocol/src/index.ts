@@ -32,6 +32,9 @@ export const Rule = Type.Object({
 });
 export type Rule = Static<typeof Rule>;
 
+/** Coffer: a byte quota (docs/api.md §3.1); 0 = none. At most 2^53 − 1 so that it survives JSON. */
+export const Quota = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'bytes the scope and its trash may hold; 0 = no quota' });
+
 /** User as the API returns it (`password` always ""). */
 export const User = Type.Object({
   id: Type.Integer(),
@@ -50,6 +53,8 @@ export const User = Type.Object({
   hideDotfiles: Type.Boolean(),
   dateFormat: Type.Boolean(),
   aceEditorTheme: Type.String(),
+  /** Coffer (added after File Browser's fields): the byte quota, 0 = none. */
+  quota: Quota,
 });
 export type User = Static<typeof User>;
 
@@ -78,7 +83,7 @@ export interface TokenPayload {
 
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'quota',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
 
@@ -94,6 +99,8 @@ export const UserDefaults = Type.Object({
   hideDotfiles: Type.Boolean(),
   dateFormat: Type.Boolean(),
   aceEditorTheme: Type.String(),
+  /** Coffer: the quota new users get (docs/api.md §4.1); 0 = none. */
+  quota: Quota,
 });
 export type UserDefaults = Static<typeof UserDefaults>;
 
@@ -168,6 +175,7 @@ export const UserInput = Type.Object({
   hideDotfiles: Type.Optional(Type.Boolean()),
   dateFormat: Type.Optional(Type.Boolean()),
   aceEditorTheme: Type.Optional(Type.String()),
+  quota: Type.Optional(Quota),
 });
 export type UserInput = Static<typeof UserInput>;
 
@@ -197,7 +205,7 @@ export const SettingsInput = Type.Object({
   createUserDir: Type.Optional(Type.Boolean()),
   minimumPasswordLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
   userHomeBasePath: Type.Optional(Type.String()),
-  defaults: Type.Optional(Type.Object({ ...UserDefaults.properties, commands: NullableList(Type.String()) })),
+  defaults: Type.Optional(Type.Object({ ...UserDefaults.properties, commands: NullableList(Type.String()), quota: Type.Optional(Quota) })),
   rules: Type.Optional(NullableList(RuleInput)),
   branding: Type.Optional(Branding),
   tus: Type.Optional(TusSettings),

@@ -112,6 +112,10 @@ export const Usage = Type.Object({
   used: Type.Number(),
   /** Coffer: bytes in the trash of the caller's scope (docs/api.md §22; absent for a file). */
   trash: Type.Optional(Type.Number()),
+  /** Coffer: the caller's byte quota when it has one (docs/api.md §11). */
+  quota: Type.Optional(Type.Number()),
+  /** Coffer, with `quota`: the bytes counted against it (the scope and its trash). */
+  quotaUsed: Type.Optional(Type.Number()),
 });
 export type Usage = Static<typeof Usage>;
 
@@ -141,3 +145,13 @@ export const UploadState = Type.Object({
   'Upload-Length': Decimal('the length declared at creation'),
 });
 export type UploadState = Static<typeof UploadState>;
+
+/** GET /api/quotas (docs/api.md §3.8): each user's quota and the bytes counted against it (admins only). */
+export const QuotaUse = Type.Object({
+  id: Type.Integer(),
+  /** Bytes; 0 = no quota. */
+  quota: Type.Number(),
+  /** The user's scope and its trash, in bytes (as measured at most a short while ago). */
+  used: Type.Number(),
+});
+export type QuotaUse = Static<typeof QuotaUse>;

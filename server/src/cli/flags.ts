@@ -37,6 +37,8 @@ export interface UserFields {
   hideDotfiles: boolean;
   dateFormat: boolean;
   aceEditorTheme: string;
+  /** Bytes; 0 = none (no flag yet: the settings' default, or the web form). */
+  quota: number;
   lockPassword?: boolean;
 }
 

@@ -68,6 +68,7 @@ function fieldsOf(u: UserRecord): UserFields {
     hideDotfiles: u.hideDotfiles,
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
+    quota: u.quota,
     lockPassword: u.lockPassword,
   };
 }
@@ -126,6 +127,8 @@ export interface ExportedUser {
   hideDotfiles: boolean;
   dateFormat: boolean;
   aceEditorTheme: string;
+  /** Coffer: bytes; 0 = none. */
+  quota: number;
 }
 
 function exported(u: UserRecord): ExportedUser {
@@ -146,6 +149,7 @@ function exported(u: UserRecord): ExportedUser {
     hideDotfiles: u.hideDotfiles,
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
+    quota: u.quota,
   };
 }
 
@@ -203,6 +207,7 @@ export function importedUsers(data: unknown): NewUser[] {
       hideDotfiles: Boolean(u.hideDotfiles),
       dateFormat: Boolean(u.dateFormat),
       aceEditorTheme: typeof u.aceEditorTheme === 'string' ? u.aceEditorTheme : '',
+      quota: Number.isSafeInteger(u.quota) && u.quota! >= 0 ? u.quota! : 0,
     });
   });
   if (problems.length) throw new UsageError(problems);

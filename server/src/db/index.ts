@@ -16,6 +16,7 @@ import * as m010 from './migrations/010-trash.js';
 import * as m011 from './migrations/011-upload-shares.js';
 import * as m012 from './migrations/012-passkeys.js';
 import * as m013 from './migrations/013-file-index.js';
+import * as m014 from './migrations/014-quota.js';
 import * as m015 from './migrations/015-signin-origin.js';
 import type { Database } from './schema.js';
 
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<
   '011-upload-shares': m011,
   '012-passkeys': m012,
   '013-file-index': m013,
+  '014-quota': m014,
   '015-signin-origin': m015,
 };
 

@@ -18,6 +18,8 @@ export interface UsersTable {
   hide_dotfiles: number;
   date_format: number;
   ace_editor_theme: string;
+  /** Bytes the scope and its trash may hold; 0 = no quota (migration 014). */
+  quota: number;
   /** Unix seconds of the last change (drives X-Renew-Token, docs/api.md §2.3). */
   updated_at: number;
 }

@@ -25,6 +25,7 @@ import { archiveListRoutes } from './extract/list-routes.js';
 import { trashRoutes } from './trash/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
 import { indexRoutes } from './index/routes.js';
+import { quotaRoutes } from './quota/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -57,4 +58,5 @@ export const FEATURES: FastifyPluginAsync[] = [
   archiveListRoutes,
   trashRoutes,
   indexRoutes,
+  quotaRoutes,
 ];

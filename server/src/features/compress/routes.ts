@@ -28,7 +28,7 @@ function checkName(name: string): void {
  */
 export async function compressRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files, jobs, users, jobStagingLedger } = app.deps;
+  const { files, jobs, users, jobStagingLedger, quota } = app.deps;
 
   for (const url of ['/api/compress', '/api/compress/*']) {
     app.post(
@@ -72,8 +72,10 @@ export async function compressRoutes(fastify: FastifyInstance): Promise<void> {
           if (!now) throw new Forbidden('the user no longer exists');
           const globalRules = await files.globalRules();
           const at = await checked(now, globalRules);
+          const meter = await quota.meter(now);
           return compressSelection(
             {
+              quota: meter,
               plan: at.plan,
               format,
               dest: at.dest,
@@ -84,7 +86,7 @@ export async function compressRoutes(fastify: FastifyInstance): Promise<void> {
               log: ctx.log,
             },
             ctx,
-          );
+          ).finally(() => quota.changed(at.dest.real));
         });
         req.log.info({ userId: user.id, job: job.id }, 'compression started');
         return reply.code(202).send(presentJob(job));

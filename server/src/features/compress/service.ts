@@ -16,6 +16,7 @@ import type { ArchiveFormat } from '../archive/formats.js';
 import { measurePlan, streamArchive, type ArchivePlan } from '../archive/service.js';
 import { reportingDiskFull } from '../extract/service.js';
 import type { JobContext } from '../jobs/service.js';
+import type { QuotaMeter } from '../quota/service.js';
 import { numberedName } from '../resources/service.js';
 
 export interface CompressJob {
@@ -30,6 +31,16 @@ export interface CompressJob {
   /** Deps.jobStagingLedger. */
   ledger: string;
   log: FastifyBaseLogger;
+  /** The user's quota (features/quota): the archive's bytes are counted before they are written. */
+  quota?: QuotaMeter;
+}
+
+/** The archive's bytes, each counted against the quota before it is written (features/quota). */
+async function* quotaCounted(chunks: AsyncIterable<Buffer>, quota: QuotaMeter | undefined): AsyncIterable<Buffer> {
+  for await (const chunk of chunks) {
+    quota?.take(chunk.length);
+    yield chunk;
+  }
 }
 
 export function compressSelection(job: CompressJob, ctx: JobContext): Promise<JobResult> {
@@ -46,7 +57,7 @@ async function compressStaged(job: CompressJob, ctx: JobContext): Promise<JobRes
     ctx.progress(0, total);
     const ends = await Promise.allSettled([
       // A writer that stops (before reading, too) ends the archive's stream: nothing waits on it.
-      staging.writeFile([job.name], out as AsyncIterable<Buffer>, undefined, true).catch((err: unknown) => {
+      staging.writeFile([job.name], quotaCounted(out as AsyncIterable<Buffer>, job.quota), undefined, true).catch((err: unknown) => {
         out.destroy();
         throw err;
       }),

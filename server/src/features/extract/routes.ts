@@ -28,7 +28,7 @@ const ExtractBody = Type.Object({
  */
 export async function extractRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files, jobs, config, users, jobStagingLedger } = app.deps;
+  const { files, jobs, config, users, jobStagingLedger, quota } = app.deps;
   const limits = { maxSize: config.extractMaxSize, maxEntries: config.extractMaxEntries, maxRatio: config.extractMaxRatio };
 
   for (const url of ['/api/extract', '/api/extract/*']) {
@@ -72,8 +72,10 @@ export async function extractRoutes(fastify: FastifyInstance): Promise<void> {
           const now = await users.byId(user.id);
           if (!now) throw new Forbidden('the user no longer exists');
           const at = await checked(now);
+          const meter = await quota.meter(now);
           return extractArchive(
             {
+              quota: meter,
               source: at.source,
               dest: at.dest,
               conflict,
@@ -85,7 +87,7 @@ export async function extractRoutes(fastify: FastifyInstance): Promise<void> {
               ledger: jobStagingLedger,
             },
             ctx,
-          );
+          ).finally(() => quota.changed(at.dest.real));
         });
         req.log.info({ userId: user.id, job: job.id }, 'extraction started');
         return reply.code(202).send(presentJob(job));

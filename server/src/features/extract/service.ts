@@ -19,6 +19,7 @@ import { entrySegments, openArchive, openArchiveReader, openStaging, place, Skip
 import type { ScopedPath } from '../../fs/resolve.js';
 import type { ArchiveFormat, Codec } from '../archive/formats.js';
 import type { JobContext } from '../jobs/service.js';
+import type { QuotaMeter } from '../quota/service.js';
 import { numberedName } from '../resources/service.js';
 import { createDecompressor, XZ_MEMLIMIT } from './decompress.js';
 
@@ -108,6 +109,11 @@ export interface ExtractJob {
   rules(): Promise<Pick<PlaceOptions, 'denied' | 'anyRule'>>;
   /** Where the staging folder is noted for the sweep after a crash (Deps.jobStagingLedger). */
   ledger: string;
+  /**
+   * The user's quota (features/quota): each file's declared size (tar's header, zip's central
+   * directory, which yauzl holds the data to) is counted before its first byte is written.
+   */
+  quota?: QuotaMeter;
 }
 
 /** ENOSPC / EDQUOT while writing: the disk is full, which says nothing about the archive. */
@@ -170,6 +176,7 @@ async function readTar(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
       const segments = segmentsOf(h.name);
       if (h.type === 'file' || h.type === 'contiguous-file') {
         if (segments.length === 0) throw new Refused('the archive holds a file without a name');
+        job.quota?.take(h.size ?? 0);
         await staging.writeFile(segments, entry as AsyncIterable<Buffer>, h.mtime);
       } else if (h.type === 'directory') {
         await staging.makeDir(segments);
@@ -184,7 +191,7 @@ async function readTar(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
     extract.destroy();
     // The first rejection may be the other side's premature close: a refusal or a full disk says more.
     const reasons = (await Promise.allSettled([entries, reading])).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-    throw translate(reasons.find((r) => r instanceof BadRequest || diskFull(r)) ?? err);
+    throw translate(reasons.find((r) => r instanceof BadRequest || r instanceof InsufficientStorage || diskFull(r)) ?? err);
   });
 }
 
@@ -198,7 +205,7 @@ function kindOf(type: string): string {
 
 /** A damaged archive's low-level error → a Refused the user can read; Refused and aborts pass. */
 function translate(err: unknown): unknown {
-  if (err instanceof BadRequest || (err as Error).name === 'AbortError' || diskFull(err)) return err;
+  if (err instanceof BadRequest || err instanceof InsufficientStorage || (err as Error).name === 'AbortError' || diskFull(err)) return err;
   if ((err as Error).name === 'Lz4ChecksumError') return new Refused((err as Error).message);
   if ((err as Error).name === 'LZMA_MEMLIMIT_ERROR') return new Refused(`the archive needs more than ${XZ_MEMLIMIT / 2 ** 20} MiB of memory to unpack (its xz dictionary)`);
   return new Refused('the archive is damaged or not in the format its name says');
@@ -315,6 +322,7 @@ async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
         if (entry.uncompressedSize > RATIO_FLOOR && entry.uncompressedSize / Math.max(1, entry.compressedSize) > job.limits.maxRatio) {
           throw new Refused(`the archive is compressed more than ${job.limits.maxRatio} to 1, like an archive bomb (--extract-max-ratio)`);
         }
+        job.quota?.take(entry.uncompressedSize);
         const method = entry.compressionMethod;
         if ((method === 0 || method === 8) && !entry.isEncrypted() && entry.compressedSize <= SMALL_STORED && entry.uncompressedSize <= SMALL_UNPACKED) {
           // The worker unpacks at most the declared size and checks it and the CRC-32: the
@@ -347,7 +355,7 @@ async function readZip(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
 }
 
 function translateZip(err: unknown): unknown {
-  if (err instanceof BadRequest || (err as Error).name === 'AbortError' || diskFull(err)) return err;
+  if (err instanceof BadRequest || err instanceof InsufficientStorage || (err as Error).name === 'AbortError' || diskFull(err)) return err;
   const message = (err as Error).message ?? '';
   if (/invalid relative path|absolute path|invalid characters in fileName/.test(message)) {
     return new Refused(`the archive holds an entry name that could land outside the folder (${message.replace(/:.*/, '')})`);

@@ -141,6 +141,8 @@ function planUser(rec: FileBrowserRecord, differences: string[]): NewUser | stri
     hideDotfiles: input.hideDotfiles ?? false,
     dateFormat: input.dateFormat ?? false,
     aceEditorTheme: input.aceEditorTheme ?? '',
+    // File Browser has no quotas.
+    quota: 0,
   };
 }
 

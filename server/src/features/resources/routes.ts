@@ -61,6 +61,12 @@ function bodyOf(req: FastifyRequest, max: number): () => AsyncIterable<Uint8Arra
     })();
 }
 
+/** The body's Content-Length when one is declared (a quota judges it before the first byte). */
+export function declaredLength(req: FastifyRequest): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
 /** Resources API (docs/api.md §7). Permission guards run in onRequest, before a body is read (S11). */
 export async function resourcesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -73,6 +79,7 @@ export async function resourcesRoutes(fastify: FastifyInstance): Promise<void> {
     trash: (user, target, globalRules) => deps.trash.trash(user, target, globalRules),
     io: () => deps.files.io,
     folderSizes: (real) => deps.index.folderSizes(real),
+    quota: deps.quota,
   });
   const auth = [app.authenticate];
 
@@ -153,7 +160,7 @@ export async function resourcesRoutes(fastify: FastifyInstance): Promise<void> {
     { 200: statusLine(200, 'created; a file also gets its ETag', ETag), ...errors(400, 401, 403, 404, 409, 413, 507) },
   );
   app.post('/api/resources/*', create, async (req, reply) => {
-    const out = await resources.create(req.user, req.params['*'] ?? '', bodyOf(req, deps.config.maxUploadSize), overrideFlag(req.query));
+    const out = await resources.create(req.user, req.params['*'] ?? '', bodyOf(req, deps.config.maxUploadSize), overrideFlag(req.query), declaredLength(req));
     if (out) void reply.header('ETag', out.etag);
     return reply.code(200).type('text/plain; charset=utf-8').send(OK);
   });
@@ -165,7 +172,7 @@ export async function resourcesRoutes(fastify: FastifyInstance): Promise<void> {
     { 200: statusLine(200, 'saved', ETag), ...errors(400, 401, 403, 404, 405, 413, 507) },
   );
   app.put('/api/resources/*', save, async (req, reply) => {
-    const out = await resources.save(req.user, req.params['*'] ?? '', bodyOf(req, deps.config.maxUploadSize));
+    const out = await resources.save(req.user, req.params['*'] ?? '', bodyOf(req, deps.config.maxUploadSize), declaredLength(req));
     return reply.code(200).header('ETag', out.etag).type('text/plain; charset=utf-8').send(OK);
   });
 

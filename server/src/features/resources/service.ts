@@ -29,6 +29,7 @@ import type { FileService } from '../../fs/service.js';
 import { findSubtitles } from '../../fs/subtitles.js';
 import { detectType, HEADER_BYTES, MAX_TEXT_SIZE, type ResourceType } from '../../fs/types.js';
 import { walk, type WalkEntry } from '../../fs/walk.js';
+import type { QuotaService } from '../quota/service.js';
 
 export type { FileInfo };
 
@@ -43,6 +44,8 @@ export interface ResourceDeps {
   io?: () => WriteIo | undefined;
   /** The file index's recursive sizes of a folder's children (features/index); null when it cannot answer. */
   folderSizes?: (real: string) => Promise<{ children: ReadonlyMap<string, number> } | null>;
+  /** Byte quotas: uploads, saves and copies are admitted before any byte is written (absent in some unit tests). */
+  quota?: Pick<QuotaService, 'limit' | 'admitMeasured'>;
 }
 
 export type WriteOutcome = { etag: string };
@@ -88,6 +91,9 @@ export function destinationPath(raw: string | CanonicalPath | undefined): Canoni
 export function createResourceService(deps: ResourceDeps) {
   const { files, events } = deps;
   const io = () => deps.io?.();
+  /** The body, counted against the user's quota (a declared length is judged before the first byte). */
+  const quotaLimited = (user: UserRecord, body: () => ByteSource, declared: number | undefined, replaced: ScopedPath | undefined) =>
+    deps.quota ? deps.quota.limit(user, body, { declared, freeing: replaced?.stat?.isFile() ? replaced.stat.size : 0 }) : body;
 
   async function run<T>(event: FileEvent, ctx: FileEventContext, op: () => Promise<T>): Promise<T> {
     await events.before(event, ctx);
@@ -151,7 +157,7 @@ export function createResourceService(deps: ResourceDeps) {
     },
 
     /** POST: a folder (trailing slash) or a file from the body, atomically (S11, S51, S54). */
-    async create(user: UserRecord, rawPath: string, body: () => ByteSource, override: boolean): Promise<WriteOutcome | null> {
+    async create(user: UserRecord, rawPath: string, body: () => ByteSource, override: boolean, declared?: number): Promise<WriteOutcome | null> {
       const canon = canonicalPath(rawPath);
       const p = await files.resolve(user, canon, { forWrite: true });
       const ctx = ctxOf(user, p);
@@ -165,21 +171,23 @@ export function createResourceService(deps: ResourceDeps) {
         if (!override) throw new Conflict('the file exists');
         if (!user.perm.modify) throw new Forbidden('replacing a file needs the modify permission');
       }
+      const limited = await quotaLimited(user, body, declared, p.exists ? p : undefined);
       const written = await run('upload', ctx, () =>
-        writeAtomic(p, body(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() }),
+        writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() }),
       );
       return { etag: etagOf(written.mtimeNs, written.size) };
     },
 
     /** PUT: new content for an existing file (S11: modify). */
-    async save(user: UserRecord, rawPath: string, body: () => ByteSource): Promise<WriteOutcome> {
+    async save(user: UserRecord, rawPath: string, body: () => ByteSource, declared?: number): Promise<WriteOutcome> {
       const canon = canonicalPath(rawPath);
       if (canon.trailingSlash) throw new MethodNotAllowed();
       const p = await files.resolve(user, canon, { forWrite: true, mustExist: true });
       if (p.stat?.isDirectory()) throw new BadRequest('cannot save a folder');
       if (!p.stat?.isFile()) throw new BadRequest('not a regular file');
+      const limited = await quotaLimited(user, body, declared, p);
       const written = await run('save', ctxOf(user, p), () =>
-        writeAtomic(p, body(), { exclusive: false, mode: permissionBits(p), io: io() }),
+        writeAtomic(p, limited(), { exclusive: false, mode: permissionBits(p), io: io() }),
       );
       return { etag: etagOf(written.mtimeNs, written.size) };
     },
@@ -237,6 +245,8 @@ export function createResourceService(deps: ResourceDeps) {
         if (action === 'rename' && dstDir) throw new Conflict('the destination folder exists');
       }
       await checkTree(src, dst.virtual, { user, globalRules, move: action === 'rename' });
+      // A copy adds the source's bytes (less what it replaces); a move stays in the scope.
+      if (action === 'copy') await deps.quota?.admitMeasured(user, src.real, dst.exists ? dst.real : undefined);
       const tree = { user, globalRules, io: io(), override };
       await run(action, ctxOf(user, src, dst), async () => {
         if (action === 'copy') return copyTree(src, dst, tree);

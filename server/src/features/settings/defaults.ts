@@ -18,6 +18,7 @@ export function defaultUserDefaults(): UserDefaults {
     hideDotfiles: false,
     dateFormat: false,
     aceEditorTheme: '',
+    quota: 0,
   };
 }
 
@@ -47,6 +48,8 @@ export function readBack(s: StoredSettings): StoredSettings {
   if (!out.minimumPasswordLength) out.minimumPasswordLength = DEFAULT_MIN_PASSWORD_LENGTH;
   if (!out.userHomeBasePath) out.userHomeBasePath = DEFAULT_HOME_BASE;
   if (!out.tus.chunkSize && !out.tus.retryCount) out.tus = { ...DEFAULT_TUS };
+  // Settings stored before quotas existed (migration 014) have none.
+  out.defaults.quota ??= 0;
   return out;
 }
 

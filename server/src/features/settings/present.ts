@@ -35,6 +35,7 @@ export function presentSettings(s: StoredSettings, authMethod: AuthMethod): Sett
       hideDotfiles: d.hideDotfiles,
       dateFormat: d.dateFormat,
       aceEditorTheme: d.aceEditorTheme,
+      quota: d.quota ?? 0,
     },
     authMethod,
     rules: (s.rules ?? []).map(presentRule),

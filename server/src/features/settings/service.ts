@@ -14,8 +14,11 @@ import type { SettingsRepository } from './repository.js';
 
 const HOOK_KEY_SET: ReadonlySet<string> = new Set(HOOK_KEYS);
 
-/** A left-out top-level field reads as its zero value (docs/api.md §4.2), as File Browser's decoder does. */
-export function fromInput(b: SettingsInput): StoredSettings {
+/**
+ * A left-out top-level field reads as its zero value (docs/api.md §4.2), as File Browser's decoder does.
+ * Coffer's `defaults.quota`, which File Browser's clients do not send, keeps `kept`'s value instead.
+ */
+export function fromInput(b: SettingsInput, kept?: Pick<StoredSettings, 'defaults'>): StoredSettings {
   const d = b.defaults;
   return {
     signup: b.signup ?? false,
@@ -37,6 +40,7 @@ export function fromInput(b: SettingsInput): StoredSettings {
       hideDotfiles: d?.hideDotfiles ?? false,
       dateFormat: d?.dateFormat ?? false,
       aceEditorTheme: d?.aceEditorTheme ?? '',
+      quota: d?.quota ?? kept?.defaults.quota ?? 0,
     },
     rules: (b.rules ?? []).map((r) => ({ regex: r.regex, allow: r.allow, path: r.path, regexp: r.regexp ? { raw: r.regexp.raw } : null })),
     branding: b.branding ? { ...b.branding } : { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '' },
@@ -87,9 +91,9 @@ export function createSettingsService(deps: { settings: SettingsRepository }) {
     async replace(actor: { id: number; log: FastifyBaseLogger }, body: SettingsInput | undefined): Promise<void> {
       if (!body || typeof body !== 'object') throw new BadRequest('empty request');
       assertWellFormedText(body);
-      const next = normaliseForSave(fromInput(body));
-      validateSettings(next);
       const before = await deps.settings.settings();
+      const next = normaliseForSave(fromInput(body, before));
+      validateSettings(next);
       await deps.settings.saveSettings(next);
       const after = readBack(next);
       const changed = (Object.keys(after) as (keyof StoredSettings)[]).filter((k) => stableJson(after[k]) !== stableJson(before[k]));

@@ -25,6 +25,7 @@ export function provisionedUser(settings: StoredSettings, fields: { username: st
     hideDotfiles: d.hideDotfiles,
     dateFormat: d.dateFormat,
     aceEditorTheme: d.aceEditorTheme,
+    quota: d.quota ?? 0,
   };
 }
 

@@ -25,7 +25,7 @@ const RestoreQuery = Type.Object({
 /** Trash API (docs/api.md §22). Permissions: listing any signed-in user, restore `create`, removal `delete`. */
 export async function trashRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { trash, files, config } = app.deps;
+  const { trash, files, config, quota } = app.deps;
   const log = app.log.child({ feature: 'trash' });
 
   let timer: NodeJS.Timeout | undefined;
@@ -90,12 +90,17 @@ export async function trashRoutes(fastify: FastifyInstance): Promise<void> {
         security: SESSION,
         params: IdParams,
         querystring: RestoreQuery,
-        response: { 200: TrashRestored, ...errors(400, 401, 403, 404, 409, 423) },
+        response: { 200: TrashRestored, ...errors(400, 401, 403, 404, 409, 423, 507) },
       },
     },
-    async (req) => ({
-      path: await trash.restore(req.user, req.params.id, { conflict: req.query.conflict ?? 'rename', globalRules: req.globalRules }),
-    }),
+    async (req) => {
+      // The trash counts against the quota already, so a restore adds nothing: it is refused only
+      // while the scope is over its quota (lowered meanwhile), as it would make room never.
+      await quota.admit(req.user, 0);
+      const restored = await trash.restore(req.user, req.params.id, { conflict: req.query.conflict ?? 'rename', globalRules: req.globalRules });
+      quota.changed((await files.scopeRoot(req.user)).root);
+      return { path: restored };
+    },
   );
 
   app.delete(

@@ -80,7 +80,7 @@ export function createTrashService(deps: TrashServiceDeps) {
     measuring.add(job);
   }
 
-  async function userScope(user: UserRecord): Promise<string> {
+  async function userScope(user: Pick<UserRecord, 'scope'>): Promise<string> {
     return scopeKey(deps.serverRoot, (await scopeRoot(deps.serverRoot, user.scope)).root);
   }
 
@@ -256,7 +256,7 @@ export function createTrashService(deps: TrashServiceDeps) {
     sameDevice: (p: ScopedPath) => area.sameDevice(p),
 
     /** Bytes in the trash of the user's scope (the usage bar). */
-    async bytes(user: UserRecord): Promise<number> {
+    async bytes(user: Pick<UserRecord, 'scope'>): Promise<number> {
       return repo.bytes(await userScope(user));
     },
 

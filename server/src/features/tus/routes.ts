@@ -72,6 +72,7 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
     app.log.warn({ dataDir: choice.dir }, 'the data directory is on another filesystem than the root: finished uploads are copied into place');
   }
   const service = createTusService({
+    quota: app.deps.quota,
     repo: createUploadRepository(db),
     staging,
     locks: app.deps.shared.uploadLocks,

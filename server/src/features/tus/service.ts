@@ -22,6 +22,7 @@ import type { ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
 import { parentBlocked, type StagingArea } from '../../fs/staging.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, PayloadTooLarge, Unauthorized } from '../../http/errors.js';
+import type { QuotaService } from '../quota/service.js';
 import type { EventBus, FileEventContext } from '../../events/index.js';
 import type { UploadTerms } from '../shares/repository.js';
 import type { UserRecord } from '../users/repository.js';
@@ -94,6 +95,11 @@ export interface TusServiceDeps {
   };
   log: FastifyBaseLogger;
   now?: () => number;
+  /**
+   * Byte quotas (features/quota): the upload's whole length is judged at its creation and again
+   * before every chunk is written, against the quota of the user (of a share's owner for visitors).
+   */
+  quota?: Pick<QuotaService, 'admitMeasured'>;
 }
 
 export interface ChunkInput {
@@ -315,6 +321,7 @@ export function createTusService(deps: TusServiceDeps) {
     if (running) await drop(running, 'expired');
     if (await parentBlocked(target)) throw new Conflict('a file is in the way');
     if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
+    await deps.quota?.admitMeasured(user, bytes, target.exists ? target.real : undefined);
     return { target, bytes };
   }
 
@@ -468,6 +475,9 @@ export function createTusService(deps: TusServiceDeps) {
       ({ u, size } = await reconcileOffset(u, offset));
       const room = u.length - offset;
       if (input.declaredLength !== undefined && input.declaredLength > room) throw new PayloadTooLarge();
+      // The scope may have filled up since the creation (other uploads finished, files were
+      // copied): the whole file must still fit, or no byte of this chunk is written.
+      if (room > 0) await deps.quota?.admitMeasured(user, u.length, u.override ? u.target : undefined);
       await takeOverOrTouch(u, offset, size);
       const r = await staging.writeChunk(u.id, offset, input.body, room);
       if (r.overflow) throw new PayloadTooLarge();
@@ -529,6 +539,8 @@ export function createTusService(deps: TusServiceDeps) {
       if (t.maxFileSize > 0 && bytes > t.maxFileSize) throw new LimitReached('file-size');
       if (deps.config.maxUploadSize > 0 && bytes > deps.config.maxUploadSize) throw new PayloadTooLarge();
       if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
+      // A visitor's file counts against the share owner's scope.
+      await deps.quota?.admitMeasured(v.owner, bytes);
       const name = cleanUploadName(rawName);
       if (!(await deps.shareQuota.reserve(v.hash, bytes))) {
         // Which limit, from the counts as they are now (others may have counted since `terms` was read).

@@ -7,7 +7,7 @@ import { errors, PathParams, SESSION_OR_COOKIE } from '../../http/schemas.js';
 /** GET /api/usage/{path} (docs/api.md §11): the filesystem's total/used bytes for a folder (and the scope's trash, docs/api.md §22), zeros for a file. */
 export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files, trash } = app.deps;
+  const { files, trash, quota } = app.deps;
   const schema = {
     tags: ['usage'],
     summary: 'Total and used bytes of the filesystem holding a folder; zeros for a file',
@@ -23,7 +23,10 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
       });
       if (!p.stat?.isDirectory()) return { total: 0, used: 0 };
       // The trash lies on the same disk, so `used` holds it already; `trash` says how much (docs/api.md §22).
-      return { ...(await diskUsage(p)), trash: await trash.bytes(req.user) };
+      const answer = { ...(await diskUsage(p)), trash: await trash.bytes(req.user) };
+      // Coffer: with a quota, what counts against it (the scope and its trash, features/quota).
+      if (req.user.quota > 0) return { ...answer, quota: req.user.quota, quotaUsed: await quota.usedBytes(req.user) };
+      return answer;
     });
   }
 }

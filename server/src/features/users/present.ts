@@ -32,5 +32,6 @@ export function presentUser(u: UserRecord, viewer: { perm: { admin: boolean } })
     hideDotfiles: u.hideDotfiles,
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
+    quota: u.quota,
   };
 }

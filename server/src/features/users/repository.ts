@@ -21,6 +21,8 @@ export interface UserRecord {
   hideDotfiles: boolean;
   dateFormat: boolean;
   aceEditorTheme: string;
+  /** Bytes the scope and its trash may hold (docs/api.md §3.1); 0 = no quota. */
+  quota: number;
   updatedAt: number;
 }
 export type NewUser = Omit<UserRecord, 'id' | 'updatedAt'>;
@@ -44,6 +46,7 @@ export function userFromRow(r: Selectable<UsersTable>): UserRecord {
     hideDotfiles: Boolean(r.hide_dotfiles),
     dateFormat: Boolean(r.date_format),
     aceEditorTheme: r.ace_editor_theme,
+    quota: Number(r.quota ?? 0),
     updatedAt: Number(r.updated_at),
   };
 }
@@ -65,6 +68,7 @@ function toRow(u: NewUser, now: number): Omit<UsersTable, 'id'> {
     hide_dotfiles: u.hideDotfiles ? 1 : 0,
     date_format: u.dateFormat ? 1 : 0,
     ace_editor_theme: u.aceEditorTheme,
+    quota: u.quota,
     updated_at: now,
   };
 }

@@ -27,7 +27,12 @@ export const SHARE_NEEDS_DOWNLOAD = 'permission to share requires permission to 
 /** S35: `which` entries that need the caller's current password (FB's list plus lockPassword, rules). */
 const NEEDS_CURRENT_PASSWORD: ReadonlySet<string> = new Set(['all', 'username', 'password', 'scope', 'commands', 'perm', 'lockPassword', 'rules']);
 /** S37: fields a non-admin can never write, even on itself. */
-const ADMIN_ONLY_FIELDS: ReadonlySet<UserField> = new Set(['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules']);
+const ADMIN_ONLY_FIELDS: ReadonlySet<UserField> = new Set(['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'quota']);
+/**
+ * Coffer's own fields: File Browser's clients do not know them, so a full replace (`which: ["all"]`)
+ * that leaves one out keeps the stored value instead of failing (docs/api.md §3.5).
+ */
+const KEPT_WHEN_MISSING: ReadonlySet<UserField> = new Set(['quota']);
 const WHICH_NAMES: ReadonlySet<string> = new Set(USER_WHICH_NAMES);
 
 export interface UsersServiceDeps {
@@ -155,6 +160,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         hideDotfiles: d.hideDotfiles ?? false,
         dateFormat: d.dateFormat ?? false,
         aceEditorTheme: d.aceEditorTheme ?? '',
+        // Left out (File Browser's client does not know it): the settings' default quota.
+        quota: d.quota ?? settings.defaults.quota,
       };
       const created = await locked(async () => {
         await checkNameFree(username);
@@ -187,7 +194,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       assertWellFormedText(d);
       const fields: UserField[] = full ? [...USER_FIELDS] : [...new Set(which as UserField[])];
       for (const f of fields) {
-        if (d[f] === undefined && !(full && f === 'password')) throw new BadRequest(`data.${f} is missing`);
+        if (d[f] === undefined && !(full && (f === 'password' || KEPT_WHEN_MISSING.has(f)))) throw new BadRequest(`data.${f} is missing`);
       }
       const current = await deps.users.byId(id);
       if (!current) throw new NotFound();
@@ -209,7 +216,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const scope = fields.includes('scope') ? normaliseScope(d.scope!) : current.scope;
       const passwordHash = changesPassword ? await hashPassword(d.password!) : current.passwordHash;
 
-      const written = fields.filter((f) => f !== 'password' || changesPassword);
+      const written = fields.filter((f) => (f !== 'password' || changesPassword) && d[f] !== undefined);
       await locked(async () => {
         const fresh = await deps.users.byId(id);
         if (!fresh) throw new NotFound();

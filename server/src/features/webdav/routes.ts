@@ -206,6 +206,7 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     // A delete over WebDAV goes to the trash like the web API's (docs/api.md §22).
     trash: (user, target, globalRules) => deps.trash.trash(user, target, globalRules),
     io: () => deps.files.io,
+    quota: deps.quota,
   });
   const davAuth = createDavAuth({
     signin: createSigninService(deps),
@@ -362,7 +363,8 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
       // A client that trickles its body is cut off; the write then leaves nothing (idle.ts).
       cutWhenIdle(req, reply, 'in', deps.config.webdavIdleTimeout * 1000);
       const body = putBody(req, deps.config.maxUploadSize);
-      const out = await dav.put(req.user, tail, body, req.globalRules, conditionsOf(req, mountPath));
+      const declared = Number(header(req, 'content-length') ?? header(req, 'x-expected-entity-length'));
+      const out = await dav.put(req.user, tail, body, req.globalRules, conditionsOf(req, mountPath), Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined);
       return reply.code(out.created ? 201 : 204).send();
     },
     bytesRequest("the file's exact bytes; chunked without Content-Length is accepted", '*/*'),

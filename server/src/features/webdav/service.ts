@@ -14,6 +14,7 @@ import type { Rule } from '@coffer/protocol';
 import type { UserRecord } from '../users/repository.js';
 import type { EventBus, FileEventContext } from '../../events/index.js';
 import { BadRequest, Conflict, Forbidden, HttpError, MethodNotAllowed, NotFound } from '../../http/errors.js';
+import type { QuotaService } from '../quota/service.js';
 import { keepDirs, writeAtomic, type ByteSource, type WriteIo } from '../../fs/atomic.js';
 import { canonicalPath, type CanonicalPath } from '../../fs/canonical.js';
 import { isWithin, permissionBits } from '../../fs/ops.js';
@@ -47,6 +48,8 @@ export interface DavServiceDeps {
   /** docs/api.md §22: a delete goes to the trash (ResourceDeps.trash). */
   trash?: (user: UserRecord, target: ScopedPath, globalRules: readonly Rule[]) => Promise<boolean>;
   io?: () => WriteIo | undefined;
+  /** Byte quotas: PUT bodies and copies are counted before they land (ResourceDeps.quota). */
+  quota?: Pick<QuotaService, 'limit' | 'admitMeasured'>;
 }
 
 /** What a write checks before it runs: the If header, and how a tagged list's URL becomes a path. */
@@ -334,6 +337,7 @@ export function createDavService(deps: DavServiceDeps) {
       body: () => ByteSource,
       globalRules: readonly Rule[],
       cond: Conditions,
+      declared?: number,
     ): Promise<{ created: boolean }> {
       const canon = canonicalPath(rawPath);
       if (canon.trailingSlash || canon.path === '/') throw new MethodNotAllowed();
@@ -342,10 +346,13 @@ export function createDavService(deps: DavServiceDeps) {
       if (p.exists ? !user.perm.modify : !user.perm.create) throw new Forbidden(p.exists ? 'needs the modify permission' : 'needs the create permission');
       if (!p.exists) await requireParent(user, p, globalRules);
       await checkLocks(user, cond, p, globalRules, [{ p, tree: false, parent: !p.exists }]);
+      // Counted as it streams (with or without a length): the chunk that would pass the quota stops the write.
+      const freeing = p.exists && p.stat?.isFile() ? p.stat.size : 0;
+      const limited = deps.quota ? await deps.quota.limit(user, body, { declared, freeing }) : body;
       const ctx = ctxOf(user, p);
       const event = p.exists ? 'save' : 'upload';
       await events.before(event, ctx);
-      await writeAtomic(p, body(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() });
+      await writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() });
       await events.after(event, ctx);
       return { created: !p.exists };
     },

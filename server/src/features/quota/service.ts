@@ -1,0 +1,149 @@
+/**
+ * Byte quotas (docs/api.md §3.1 `quota`, §11): a user with a quota may not make its scope plus
+ * that scope's trash hold more than it. Every write path asks here BEFORE bytes are written:
+ * `admit` when the size is known (tus Upload-Length, Content-Length, a copy's source, an archive
+ * entry's declared size), `meter` / `limit` when it is not (a streamed body), which refuse the
+ * byte that would cross. Users sharing a scope share its bytes; each is held to its own quota.
+ * After a write the writer calls `changed(realPath)` so the next check measures again.
+ */
+import type { ByteSource } from '../../fs/atomic.js';
+import { InsufficientStorage } from '../../http/errors.js';
+import type { SizeCache } from './cache.js';
+import type { SizeSource } from './size-source.js';
+
+/** What quotas need of a user (a UserRecord, or a share's owner). */
+export interface QuotaUser {
+  id: number;
+  scope: string;
+  /** Bytes; 0 = no quota. */
+  quota: number;
+}
+
+export interface QuotaServiceDeps {
+  sizes: SizeCache;
+  /** Uncached sizes of what a write copies or replaces (features/quota/size-source.ts). */
+  measure: SizeSource;
+  /** The real root of the user's scope (Deps.files.scopeRoot). */
+  scopeRoot: (user: QuotaUser) => Promise<{ root: string }>;
+  /** Bytes in the trash of the user's scope (Deps.trash.bytes). */
+  trashBytes: (user: QuotaUser) => Promise<number>;
+}
+
+/** Counts bytes as they come; `take` throws 507 at the byte that would pass the quota. */
+export interface QuotaMeter {
+  take(n: number): void;
+  /** Bytes still allowed (Infinity without a quota). */
+  readonly room: number;
+}
+
+const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+/** 1536 → "1.5 KiB": the message is for people. */
+export function formatBytes(n: number): string {
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${+v.toFixed(1)} ${UNITS[u]}`;
+}
+
+/** 507's reason: how full the quota is; never a path. */
+export function quotaExceeded(quota: number, used: number): InsufficientStorage {
+  return new InsufficientStorage(`your storage quota is full: ${formatBytes(Math.max(0, used))} of ${formatBytes(quota)} used, and this needs more`);
+}
+
+const UNLIMITED: QuotaMeter = { take: () => undefined, room: Infinity };
+
+export function createQuotaService(deps: QuotaServiceDeps) {
+  /** The bytes counted against the user's quota: its scope's files and its scope's trash. */
+  async function usedBytes(user: QuotaUser): Promise<number> {
+    const area = await deps.scopeRoot(user);
+    const [disk, trash] = await Promise.all([deps.sizes.bytes(area.root), deps.trashBytes(user)]);
+    return disk + trash;
+  }
+
+  /**
+   * A meter over the room left: `freeing` bytes go away when the write succeeds (the file it
+   * replaces), so they count as room.
+   */
+  async function meter(user: QuotaUser, freeing = 0): Promise<QuotaMeter> {
+    if (!(user.quota > 0)) return UNLIMITED;
+    const used = (await usedBytes(user)) - Math.max(0, freeing);
+    let seen = 0;
+    return {
+      take(n: number): void {
+        seen += n;
+        if (used + seen > user.quota) throw quotaExceeded(user.quota, used);
+      },
+      get room() {
+        return Math.max(0, user.quota - used - seen);
+      },
+    };
+  }
+
+  return {
+    usedBytes,
+    meter,
+
+    /** Throws 507 when writing `adding` bytes (while `freeing` go) would pass the user's quota. */
+    async admit(user: QuotaUser, adding: number, freeing = 0): Promise<void> {
+      if (!(user.quota > 0)) return;
+      (await meter(user, freeing)).take(Math.max(0, adding));
+    },
+
+    /**
+     * Like `admit`, with sizes measured on disk: `adding` is a number or the real path of what will
+     * be copied (a file or a folder tree), `replacing` the real path of what the write replaces.
+     * Nothing is measured for a user without a quota.
+     */
+    async admitMeasured(user: QuotaUser, adding: number | string, replacing?: string): Promise<void> {
+      if (!(user.quota > 0)) return;
+      const [add, free] = await Promise.all([
+        typeof adding === 'number' ? adding : deps.measure(adding),
+        replacing === undefined ? 0 : deps.measure(replacing),
+      ]);
+      (await meter(user, free)).take(Math.max(0, add));
+    },
+
+    /**
+     * `source`, counted against the quota as it is read: a declared length that does not fit is
+     * refused before the first byte, a stream that grows past the room stops at the chunk that
+     * crosses (the write fails, its staging file goes, nothing lands).
+     */
+    async limit(user: QuotaUser, source: () => ByteSource, opts: { declared?: number; freeing?: number } = {}): Promise<() => ByteSource> {
+      if (!(user.quota > 0)) return source;
+      const m = await meter(user, opts.freeing);
+      if (opts.declared !== undefined && Number.isFinite(opts.declared)) {
+        // Checked on a copy: the stream is counted again from its first byte.
+        if (opts.declared > m.room) m.take(opts.declared);
+      }
+      return () => {
+        const inner = source();
+        if (inner instanceof Uint8Array) {
+          m.take(inner.length);
+          return inner;
+        }
+        return (async function* () {
+          for await (const chunk of inner) {
+            m.take(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+            yield chunk;
+          }
+        })();
+      };
+    },
+
+    /** Coffer wrote, moved or removed something at this real path: scopes holding it are measured again. */
+    changed(realPath: string): void {
+      deps.sizes.invalidate(realPath);
+    },
+
+    /** For the usage answer and the users list: the quota and what counts against it. */
+    async usage(user: QuotaUser): Promise<{ quota: number; used: number }> {
+      return { quota: user.quota, used: await usedBytes(user) };
+    },
+  };
+}
+
+export type QuotaService = ReturnType<typeof createQuotaService>;
