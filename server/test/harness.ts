@@ -117,6 +117,7 @@ export async function startServer(
         hideDotfiles: o.hideDotfiles ?? false,
         dateFormat: o.dateFormat ?? false,
         aceEditorTheme: o.aceEditorTheme ?? '',
+        quota: o.quota ?? 0,
       });
       return { ...user, password };
     },

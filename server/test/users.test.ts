@@ -74,7 +74,7 @@ describe('users API', () => {
       expect(list.some((u) => u.scope === '/x')).toBe(true);
       expect(Object.keys(list[0]!)).toEqual([
         'id', 'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-        'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme',
+        'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'quota',
       ]);
     });
   });
@@ -123,7 +123,8 @@ describe('users API', () => {
       expect(location).toMatch(/^\/settings\/users\/\d+$/);
       const id = Number(location.split('/').pop());
       const got = await fullUser(srv, admin, id);
-      expect(got).toEqual({ ...data, id, password: '' });
+      // Coffer's quota, left out (as File Browser's client does), is the settings' default: none.
+      expect(got).toEqual({ ...data, id, password: '', quota: 0 });
       for (const dir of ['homes', 'homes/carol']) {
         const st = await stat(path.join(srv.root, dir));
         expect(st.isDirectory()).toBe(true);

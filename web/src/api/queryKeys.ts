@@ -6,6 +6,8 @@ export const queryKeys = {
   publicShare: (hash: string, path: string) => ['public-share', hash, path] as const,
   uploadShare: (hash: string) => ['upload-share', hash] as const,
   users: () => ['users'] as const,
+  /** Under `users`: invalidated with the users list. */
+  quotas: () => ['users', 'quotas'] as const,
   /** Every listing and file, whatever the path. */
   resources: () => ['resource'] as const,
   settings: () => ['settings'] as const,

@@ -1,4 +1,4 @@
-import type { TokenUser, User } from '@coffer/protocol';
+import type { TokenUser, User, QuotaUse } from '@coffer/protocol';
 import { request, requestJson } from './client';
 
 type Field = keyof User;
@@ -28,6 +28,11 @@ export type { TokenUser };
 /** GET /api/users (admins): every user. */
 export function listUsers(signal?: AbortSignal): Promise<User[]> {
   return requestJson<User[]>('/users', { signal });
+}
+
+/** GET /api/quotas (docs/api.md §3.8): every user's quota and the bytes counted against it (admins). */
+export function listQuotas(signal?: AbortSignal): Promise<QuotaUse[]> {
+  return requestJson<QuotaUse[]>('/quotas', { signal });
 }
 
 /**

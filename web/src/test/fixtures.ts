@@ -18,6 +18,7 @@ export function userDefaults(over: Partial<UserDefaults> = {}): UserDefaults {
     commands: [],
     hideDotfiles: false,
     dateFormat: false,
+    quota: 0,
     aceEditorTheme: '',
     ...over,
   };

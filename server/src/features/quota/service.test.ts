@@ -1,3 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { createSizeCache } from './cache.js';
+import { createQuotaService, formatBytes } from './service.js';
+
+function fakeClock(start = 0) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+describe('createSizeCache', () => {
+  it('measures a scope once within the time it is trusted, and again after', async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const cache = createSizeCache({ measure: async () => ++calls * 100, ttlMs: 1000, maxEntries: 10, now: clock.now });
+    expect(await cache.bytes('/r/a')).toBe(100);
+    clock.advance(999);
+    expect(await cache.bytes('/r/a')).toBe(100);
+    clock.advance(1);
+    expect(await cache.bytes('/r/a')).toBe(200);
+  });
+
+  it("drops the scopes that hold a change (and only those) on Coffer's own writes", async () => {
+    let calls = 0;
+    const cache = createSizeCache({ measure: async () => ++calls, ttlMs: 60_000, maxEntries: 10 });
+    await cache.bytes('/r');
+    await cache.bytes('/r/a');
+    await cache.bytes('/r/ab');
+    cache.invalidate('/r/a/x.txt');
+    // "/r" and "/r/a" hold /r/a/x.txt, "/r/ab" does not (whole segments).
+    expect(await cache.bytes('/r/ab')).toBe(3);
+    expect(await cache.bytes('/r/a')).toBe(4);
+    expect(await cache.bytes('/r')).toBe(5);
+  });
+
+  it('shares one measurement between callers asking at once, and keeps none begun before a change', async () => {
+    let release!: (n: number) => void;
+    let calls = 0;
+    const cache = createSizeCache({
+      measure: () => {
+        calls++;
+        return new Promise<number>((r) => (release = r));
+      },
+      ttlMs: 60_000,
+      maxEntries: 10,
+    });
+    const a = cache.bytes('/r');
+    const b = cache.bytes('/r');
+    cache.invalidate('/r/new');
+    release(5);
+    expect([await a, await b]).toEqual([5, 5]);
+    expect(calls).toBe(1);
+    const c = cache.bytes('/r');
+    release(7);
+    expect(await c).toBe(7);
+  });
+
+  it('keeps at most maxEntries scopes', async () => {
+    const cache = createSizeCache({ measure: async () => 1, ttlMs: 60_000, maxEntries: 2 });
+    for (const r of ['/a', '/b', '/c']) await cache.bytes(r);
+    expect(cache.size).toBe(2);
+  });
+});
+
+describe('createQuotaService', () => {
+  const service = (disk: number, trash = 0) =>
+    createQuotaService({
+      sizes: createSizeCache({ measure: async () => disk, ttlMs: 60_000, maxEntries: 10 }),
+      measure: async (p) => (p === '/old' ? 300 : 500),
+      scopeRoot: async () => ({ root: '/scope' }),
+      trashBytes: async () => trash,
+    });
+  const user = (quota: number) => ({ id: 1, scope: '/', quota });
+
+  it('counts the scope and its trash', async () => {
+    expect(await service(600, 150).usedBytes(user(1000))).toBe(750);
+  });
+
+  it('admits what fits, to the byte, and refuses one more with 507 and a message without paths', async () => {
+    const q = service(600, 100);
+    await q.admit(user(1000), 300);
+    const err = await q.admit(user(1000), 301).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 507 });
+    expect(String((err as Error).message)).toMatch(/quota is full: 700 bytes of 1000 bytes used/);
+  });
+
+  it('treats 0 as no quota and never measures then', async () => {
+    const q = createQuotaService({
+      sizes: createSizeCache({ measure: () => Promise.reject(new Error('measured')), ttlMs: 1, maxEntries: 1 }),
+      measure: () => Promise.reject(new Error('measured')),
+      scopeRoot: () => Promise.reject(new Error('measured')),
+      trashBytes: () => Promise.reject(new Error('measured')),
+    });
+    await q.admit(user(0), 1e15);
+    await q.admitMeasured(user(0), '/anything', '/old');
+    const source = () => new Uint8Array(10);
+    expect(await q.limit(user(0), source)).toBe(source);
+  });
+
+  it('counts what a write replaces as room', async () => {
+    const q = service(900);
+    await q.admit(user(1000), 400, 300);
+    await expect(q.admit(user(1000), 401, 300)).rejects.toMatchObject({ status: 507 });
+    // a copy of 500 bytes over /old (300): 900 - 300 + 500 > 1000.
+    await expect(q.admitMeasured(user(1000), '/src', '/old')).rejects.toMatchObject({ status: 507 });
+    await q.admitMeasured(user(1400), '/src', '/old');
+  });
+
+  it('stops a stream at the chunk that crosses, and a declared length before the first byte', async () => {
+    const q = service(0);
+    async function* chunks() {
+      for (let i = 0; i < 5; i++) yield new Uint8Array(300);
+    }
+    const limited = await q.limit(user(1000), chunks);
+    const seen: number[] = [];
+    const read = (async () => {
+      for await (const c of limited() as AsyncIterable<Uint8Array>) seen.push(c.length);
+    })();
+    await expect(read).rejects.toMatchObject({ status: 507 });
+    expect(seen).toEqual([300, 300, 300]);
+    await expect(q.limit(user(1000), chunks, { declared: 1001 })).rejects.toMatchObject({ status: 507 });
+  });
+
+  it('formats sizes for people', () => {
+    expect(formatBytes(999)).toBe('999 bytes');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5 GiB');
+  });
+});
 
 describe('indexedSizeSource', () => {
   it('answers from the index when it holds the folder, and walks otherwise', async () => {
@@ -12,5 +140,3 @@ describe('indexedSizeSource', () => {
     expect(await ready(dir)).toBe(1234);
     expect(await building(dir)).toBe(42);
     await rm(dir, { recursive: true, force: true });
-  });
-});

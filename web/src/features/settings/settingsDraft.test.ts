@@ -45,16 +45,25 @@ describe('global settings form', () => {
   });
 
   it('shows the numbers and the chunk size as text', () => {
-    expect(textsOf(SETTINGS)).toEqual({ minimumPasswordLength: '12', retryCount: '5', chunkSize: '10MB' });
+    expect(textsOf(SETTINGS)).toEqual({ minimumPasswordLength: '12', retryCount: '5', chunkSize: '10MB', quotaAmount: '', quotaUnit: 'GiB' });
+    expect(textsOf({ ...SETTINGS, defaults: { ...SETTINGS.defaults, quota: 3 * 1024 ** 4 } })).toMatchObject({ quotaAmount: '3', quotaUnit: 'TiB' });
   });
 
   it('refuses a minimum password length below 1 and a negative retry count', () => {
     const s = editableSettings(SETTINGS);
     const ok = settingsProblems(s, textsOf(s));
     expect(hasProblems(ok)).toBe(false);
-    const bad = settingsProblems(s, { minimumPasswordLength: '0', retryCount: '-2', chunkSize: 'whatever' });
+    const bad = settingsProblems(s, { minimumPasswordLength: '0', retryCount: '-2', chunkSize: 'whatever', quotaAmount: '', quotaUnit: 'GiB' });
     expect(bad.numbers).toEqual({ minimumPasswordLength: 1, retryCount: 0 });
     expect(hasProblems(bad)).toBe(true);
+  });
+
+  it('refuses a default quota that is not a positive number, and takes an empty one as none', () => {
+    const s = editableSettings(SETTINGS);
+    const texts = { ...textsOf(s), quotaAmount: '-3' };
+    expect(settingsProblems(s, texts).quota).toBe(true);
+    expect(settingsProblems(s, { ...texts, quotaAmount: '' }).quota).toBe(false);
+    expect(settingsToSave(s, { ...texts, quotaAmount: '' }).defaults.quota).toBe(0);
   });
 
   it('refuses incomplete rules', () => {
@@ -67,9 +76,10 @@ describe('global settings form', () => {
 
   it('sends every field, path rules with {raw: ""}, the typed numbers and the parsed chunk size', () => {
     const s = editableSettings(SETTINGS);
-    const body = settingsToSave(s, { minimumPasswordLength: '8', retryCount: '0', chunkSize: '2.5MB' });
+    const body = settingsToSave(s, { minimumPasswordLength: '8', retryCount: '0', chunkSize: '2.5MB', quotaAmount: '2', quotaUnit: 'GiB' });
     expect(body.minimumPasswordLength).toBe(8);
     expect(body.tus).toEqual({ chunkSize: 2.5 * 1024 * 1024, retryCount: 0 });
+    expect(body.defaults.quota).toBe(2 * 1024 ** 3);
     expect(body.rules).toEqual([{ allow: false, regex: false, path: '/private', regexp: { raw: '' } }]);
     expect(body.hideLoginButton).toBe(true);
     expect(body.branding).toEqual(SETTINGS.branding);

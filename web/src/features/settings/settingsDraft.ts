@@ -6,6 +6,7 @@
  */
 import type { Settings } from '@coffer/protocol';
 import { chunkSizeFromText, formatChunkSize } from '../../lib/chunkSize';
+import { quotaFromParts, quotaParts, type QuotaUnit } from '../../lib/quota';
 import { MIN_PASSWORD_LENGTH_MIN, RETRY_COUNT_MIN } from '../../lib/limits';
 import { editableRules, ruleIndexFromError, ruleProblems } from './rules';
 
@@ -14,6 +15,9 @@ export interface SettingsTexts {
   minimumPasswordLength: string;
   retryCount: string;
   chunkSize: string;
+  /** New users' quota (docs/api.md §4.1 `defaults.quota`): amount and unit; empty = none. */
+  quotaAmount: string;
+  quotaUnit: QuotaUnit;
 }
 
 export type NumberField = 'minimumPasswordLength' | 'retryCount';
@@ -49,13 +53,21 @@ export function textsOf(s: Settings): SettingsTexts {
     minimumPasswordLength: String(s.minimumPasswordLength),
     retryCount: String(s.tus.retryCount),
     chunkSize: formatChunkSize(s.tus.chunkSize),
+    ...(({ amount, unit }) => ({ quotaAmount: amount, quotaUnit: unit }))(quotaParts(s.defaults.quota ?? 0)),
   };
+}
+
+/** The typed default quota in bytes (0 = none), or null while it is not a number. */
+export function defaultQuota(texts: SettingsTexts): number | null {
+  return quotaFromParts({ amount: texts.quotaAmount, unit: texts.quotaUnit });
 }
 
 export interface SettingsProblems {
   numbers: Partial<Record<NumberField, number>>;
   /** Some rule is incomplete or its pattern does not compile. */
   rules: boolean;
+  /** The default quota is not a positive number (nor empty). */
+  quota: boolean;
 }
 
 /** What keeps the form from being sent; numbers map to the minimum they must reach. */
@@ -64,17 +76,18 @@ export function settingsProblems(s: Settings, texts: SettingsTexts): SettingsPro
   for (const field of Object.keys(NUMBER_MIN) as NumberField[]) {
     if (wholeNumberAtLeast(texts[field], NUMBER_MIN[field]) === null) numbers[field] = NUMBER_MIN[field];
   }
-  return { numbers, rules: ruleProblems(s.rules).size > 0 };
+  return { numbers, rules: ruleProblems(s.rules).size > 0, quota: defaultQuota(texts) === null };
 }
 
 export function hasProblems(p: SettingsProblems): boolean {
-  return p.rules || Object.keys(p.numbers).length > 0;
+  return p.rules || p.quota || Object.keys(p.numbers).length > 0;
 }
 
 /** The body of PUT /api/settings: the edited settings with the typed fields read (valid ones). */
 export function settingsToSave(s: Settings, texts: SettingsTexts): Settings {
   return {
     ...s,
+    defaults: { ...s.defaults, quota: defaultQuota(texts) ?? s.defaults.quota ?? 0 },
     minimumPasswordLength:
       wholeNumberAtLeast(texts.minimumPasswordLength, MIN_PASSWORD_LENGTH_MIN) ?? s.minimumPasswordLength,
     tus: {

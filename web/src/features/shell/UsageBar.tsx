@@ -20,9 +20,14 @@ export function UsageBar({ path }: { path: string }) {
     queryFn: ({ signal }) => getUsage(path, signal),
     staleTime: 30_000,
   });
-  if (!data || !(data.total > 0)) return null;
-  const percent = usedPercent(data.used, data.total);
-  const summary = t('usage.summary', { used: format.size(data.used), total: format.size(data.total) });
+  if (!data) return null;
+  // With a quota (docs/api.md §11) the bar is the quota's: what the scope and its trash hold of it.
+  const quota = data.quota !== undefined && data.quota > 0 ? { of: data.quota, used: data.quotaUsed ?? 0 } : null;
+  if (!quota && !(data.total > 0)) return null;
+  const percent = quota ? usedPercent(quota.used, quota.of) : usedPercent(data.used, data.total);
+  const summary = quota
+    ? t('usage.quotaSummary', { used: format.size(quota.used), quota: format.size(quota.of) })
+    : t('usage.summary', { used: format.size(data.used), total: format.size(data.total) });
   return (
     <div className="usage" data-testid="usage">
       <div className="usage__head" id={labelId}>
@@ -38,7 +43,7 @@ export function UsageBar({ path }: { path: string }) {
         aria-valuenow={percent}
         aria-valuetext={summary}
       >
-        <div className="usage__fill" style={{ inlineSize: `${percent}%` }} />
+        <div className={`usage__fill${percent >= 90 && quota ? ' usage__fill--full' : ''}`} style={{ inlineSize: `${percent}%` }} />
       </div>
       <div className="usage__text">{summary}</div>
       {data.trash ? (

@@ -21,6 +21,7 @@ import { toast } from '../../stores/toasts';
 import { CommandsField } from '../settings/CommandsField';
 import { LANGUAGE_OPTIONS } from '../settings/languageOptions';
 import { PermissionsField } from '../settings/PermissionsField';
+import { QuotaInput } from '../settings/QuotaInput';
 import { RulesEditor } from '../settings/RulesEditor';
 import { confirmDeleteUser } from './DeleteUserPrompt';
 import { useNeedsCurrentPassword, useProblemText } from './problemText';
@@ -198,6 +199,9 @@ export function UserForm({ user, settings }: UserFormProps) {
         onChange={(locale) => edit({ locale })}
         options={[['', t('users.languageDefault')], ...LANGUAGE_OPTIONS]}
       />
+      <Field label={t('users.quota')} hint={t('users.quotaHint')} error={errorOf('quota')}>
+        {(control) => <QuotaInput control={control} name="quota" parts={draft.quota} onChange={(quota) => edit({ quota })} />}
+      </Field>
       <Checkbox
         name="lockPassword"
         label={t('users.lockPassword')}

@@ -21,6 +21,7 @@ const settings = (over: Partial<UserSettings> = {}): UserSettings => ({
 });
 
 const alice: User = {
+  quota: 5 * 1024 ** 3,
   id: 3,
   username: 'alice',
   password: '',
@@ -62,6 +63,9 @@ describe('userData', () => {
     });
     // Path rules go back with an empty regexp (docs/api.md §3.1).
     expect(data.rules).toEqual([{ allow: false, regex: false, path: '/secret', regexp: { raw: '' } }]);
+    // The quota round-trips through the form's amount and unit.
+    expect(draftFromUser(alice).quota).toEqual({ amount: '5', unit: 'GiB' });
+    expect(data.quota).toBe(5 * 1024 ** 3);
   });
 
   it('never locks an admin password', () => {

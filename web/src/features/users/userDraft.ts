@@ -4,6 +4,7 @@
  * refusals turned into messages next to the right field. Plain TypeScript, tested without React.
  */
 import type { Permissions, Rule, User, UserDefaults } from '@coffer/protocol';
+import { quotaFromParts, quotaParts, type QuotaParts } from '../../lib/quota';
 import { editableRules, ruleIndexFromError, ruleProblems } from '../settings/rules';
 
 export interface UserDraft {
@@ -18,6 +19,8 @@ export interface UserDraft {
   perm: Permissions;
   commands: string[];
   rules: Rule[];
+  /** The byte quota as typed; an empty amount is no quota. */
+  quota: QuotaParts;
 }
 
 /** What the settings say about new users (admins read GET /api/settings). */
@@ -39,6 +42,7 @@ export function draftFromUser(user: User): UserDraft {
     perm: { ...user.perm },
     commands: [...user.commands],
     rules: editableRules(user.rules),
+    quota: quotaParts(user.quota ?? 0),
   };
 }
 
@@ -55,6 +59,7 @@ export function newDraft(settings: UserSettings): UserDraft {
     perm: { ...defaults.perm },
     commands: [...defaults.commands],
     rules: [],
+    quota: quotaParts(defaults.quota ?? 0),
   };
 }
 
@@ -107,10 +112,11 @@ export function userData(draft: UserDraft, base: User | null, settings: UserSett
     perm: { ...draft.perm },
     commands: [...draft.commands],
     rules: draft.rules.map((r) => ({ ...r, regexp: { raw: r.regex ? (r.regexp?.raw ?? '') : '' } })),
+    quota: quotaFromParts(draft.quota) ?? 0,
   };
 }
 
-export type FieldName = 'username' | 'password' | 'scope' | 'current' | 'rules';
+export type FieldName = 'username' | 'password' | 'scope' | 'current' | 'rules' | 'quota';
 
 export type UserProblem =
   | { field: 'username'; key: 'usernameRequired' | 'usernameTaken' | 'usernameNoFolder' }
@@ -119,6 +125,7 @@ export type UserProblem =
   | { field: 'scope'; key: 'scopeOutside' | 'homeTaken' }
   | { field: 'current'; key: 'currentRequired' | 'currentWrong' }
   | { field: 'rules'; key: 'rules'; index: number; message: string | null }
+  | { field: 'quota'; key: 'quotaInvalid' }
   /** Not about one field: shown as a toast (`message` is the server's text when there is no key). */
   | { field: null; key: 'lastAdmin' | null; message: string };
 
@@ -145,6 +152,7 @@ export function draftProblems(
     out.push({ field: 'password', key: 'passwordTooShort', min: opts.minLength });
   const rule = [...ruleProblems(draft.rules).keys()][0];
   if (rule !== undefined) out.push({ field: 'rules', key: 'rules', index: rule, message: null });
+  if (quotaFromParts(draft.quota) === null) out.push({ field: 'quota', key: 'quotaInvalid' });
   if (opts.current === '') out.push({ field: 'current', key: 'currentRequired' });
   return out;
 }
