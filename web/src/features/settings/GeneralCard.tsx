@@ -6,10 +6,11 @@
 import type { Settings } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
-import { NumberField, SelectField, TextField } from '../../components/Field';
+import { Field, NumberField, SelectField, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { ChunkSizeField } from './ChunkSizeField';
-import type { SettingsEditor } from './settingsDraft';
+import { defaultQuota, type SettingsEditor } from './settingsDraft';
+import { QuotaInput } from './QuotaInput';
 import { RulesEditor } from './RulesEditor';
 import { WordsInput } from './WordsInput';
 
@@ -41,6 +42,24 @@ export function GeneralCard({ editor, execEnabled }: { editor: SettingsEditor; e
         value={s.userHomeBasePath}
         onChange={(userHomeBasePath) => change((d) => ({ ...d, userHomeBasePath }))}
       />
+      {/* New users' quota (docs/api.md §4.1 defaults.quota): beside the other new-user settings, shown with or without execution. */}
+      <Field
+        label={t('settings.defaults.quota')}
+        hint={t('users.quotaHint')}
+        error={attempted && defaultQuota(texts) === null ? t('users.errors.quotaInvalid') : null}
+      >
+        {(control) => (
+          <QuotaInput
+            control={control}
+            name="defaults.quota"
+            parts={{ amount: texts.quotaAmount, unit: texts.quotaUnit }}
+            onChange={(p) => {
+              setText('quotaAmount', p.amount);
+              setText('quotaUnit', p.unit);
+            }}
+          />
+        )}
+      </Field>
       <NumberField
         name="minimumPasswordLength"
         label={t('settings.general.minimumPasswordLength')}

@@ -5,15 +5,12 @@
 import type { UserDefaults } from '@coffer/protocol';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../components/Checkbox';
-import { Field, SelectField, TextField } from '../../components/Field';
+import { SelectField, TextField } from '../../components/Field';
 import { isSortField, sortingFrom, storedSorting, type Sorting } from '../../lib/sorting';
 import { CommandsField } from './CommandsField';
 import type { SettingsEditor } from './settingsDraft';
 import { LANGUAGE_OPTIONS } from './languageOptions';
 import { PermissionsField } from './PermissionsField';
-import { QuotaInput } from './QuotaInput';
-import { defaultQuota } from './settingsDraft';
-import type { QuotaUnit } from '../../lib/quota';
 
 const FLAGS = ['singleClick', 'hideDotfiles', 'dateFormat'] as const;
 
@@ -36,23 +33,6 @@ export function UserDefaultsCard({ editor, execEnabled }: { editor: SettingsEdit
         value={d.scope}
         onChange={(scope) => set({ scope })}
       />
-      <Field
-        label={t('users.quota')}
-        hint={t('users.quotaHint')}
-        error={editor.attempted && defaultQuota(editor.texts) === null ? t('users.errors.quotaInvalid') : null}
-      >
-        {(control) => (
-          <QuotaInput
-            control={control}
-            name="defaults.quota"
-            parts={{ amount: editor.texts.quotaAmount, unit: editor.texts.quotaUnit }}
-            onChange={(p) => {
-              editor.setText('quotaAmount', p.amount);
-              editor.setText('quotaUnit', p.unit as QuotaUnit);
-            }}
-          />
-        )}
-      </Field>
       <SelectField
         name="defaults.locale"
         label={t('settings.language')}

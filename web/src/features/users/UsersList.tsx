@@ -20,7 +20,7 @@ export function UsersList() {
   const users = useQuery({ queryKey: queryKeys.users(), queryFn: ({ signal }) => listUsers(signal) });
   // Measured on the server (a walk of each scope at most once a while): it may come after the list.
   const quotas = useQuery({ queryKey: queryKeys.quotas(), queryFn: ({ signal }) => listQuotas(signal) });
-  const useOf = (id: number) => quotas.data?.find((q) => q.id === id);
+  const quotaUseOf = (id: number) => quotas.data?.find((q) => q.id === id);
   if (users.isError) return <ErrorScreen code={errorCodeOf(users.error)} />;
 
   return (
@@ -69,7 +69,7 @@ export function UsersList() {
                   {user.scope}
                 </td>
                 <td className="users__storage">
-                  <StorageCell use={useOf(user.id)} quota={user.quota ?? 0} format={format.size} />
+                  <StorageCell use={quotaUseOf(user.id)} quota={user.quota ?? 0} format={format.size} />
                 </td>
                 <td className="users__edit">
                   <IconButton
