@@ -140,3 +140,5 @@ describe('indexedSizeSource', () => {
     expect(await ready(dir)).toBe(1234);
     expect(await building(dir)).toBe(42);
     await rm(dir, { recursive: true, force: true });
+  });
+});
