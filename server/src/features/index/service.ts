@@ -69,6 +69,8 @@ const BATCH_ROWS = 500;
 const FOLDERS_AT_ONCE = 4;
 const LOG_EVERY_MS = 5000;
 const SEARCH_PAGE = 2000;
+/** How long a search or a listing waits for announced changes to be applied. */
+const READ_WAIT_MS = 1000;
 
 const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf('/'));
 /** The rows on the way from the root down to `rel`, `rel` excluded ("" first). */
@@ -448,6 +450,16 @@ export function createIndexService(opts: IndexOptions) {
     },
     /** Resolves once the watcher is up (or failed to start). */
     watcherStarted: (): Promise<void> => watching ?? Promise.resolve(),
+    /**
+     * `settled`, but at most `ms`: a read (search, sizes) waits for the writes just announced, yet
+     * never behind a long queue (thousands of outside changes at once): it then answers with what
+     * the index has.
+     */
+    async settledWithin(ms: number): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+      clearTimeout(timer);
+    },
     /** Resolves once the changes announced so far are in the index (the build does not count). */
     async settled(): Promise<void> {
       while (pending.size > 0 || draining) await (draining ?? drain());
@@ -463,7 +475,7 @@ export function createIndexService(opts: IndexOptions) {
       if (status !== 'ready') return null;
       const prefix = relOf(dir);
       if (prefix === null) return null;
-      await this.settled();
+      await this.settledWithin(READ_WAIT_MS);
       // Trigrams need 3 characters: a shorter term reads every name below the folder.
       const usable = terms && terms.length > 0 && terms.every((t) => [...t].length >= 3) ? terms : null;
       const hits: IndexHit[] = [];
@@ -490,7 +502,7 @@ export function createIndexService(opts: IndexOptions) {
       if (status !== 'ready') return null;
       const rel = relOf(dir);
       if (rel === null) return null;
-      await this.settled();
+      await this.settledWithin(READ_WAIT_MS);
       const row = await store.get(rel);
       if (!row || row.is_dir !== 1) return null;
       const children = new Map((await store.children(row.id)).map((c) => [c.name, Number(c.tree_size)]));
