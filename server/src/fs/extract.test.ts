@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { DestinationMoved, entrySegments, openArchive, openStaging, place, SkipList, sweepStaging, type PlaceOptions } from './extract.js';
@@ -51,6 +52,29 @@ describe('staging and placing work from opened folders, not names', () => {
       await staging.remove();
       expect(await readdir(outside)).toEqual([]);
       expect(await readdir(`${dest}-moved`)).toEqual([]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('writeSmall: a deep entry in the same batch never closes (and so re-numbers) the folder an earlier file of the batch is written through', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'coffer-evict-'));
+    try {
+      const dest = path.join(base, 'root', 'dest');
+      await mkdir(dest, { recursive: true });
+      const staging = await openStaging(await folderAt(dest, path.join(base, 'root')));
+      const stored = (segments: string[], text: string) => {
+        const body = Buffer.from(text);
+        return { segments, method: 0 as const, size: body.length, crc: crc32(body), body };
+      };
+      // 300 folders deep: more than the staging keeps open, so opening them evicts `x`.
+      const deep = Array.from({ length: 300 }, (_, i) => `d${i}`);
+      await staging.writeSmall([stored(['x', 'a.txt'], 'first'), stored([...deep, 'b.txt'], 'second')]);
+      expect(await readFile(path.join(staging.real, 'x', 'a.txt'), 'utf8')).toBe('first');
+      expect(await readFile(path.join(staging.real, ...deep, 'b.txt'), 'utf8')).toBe('second');
+      expect((await listTree(staging.real)).filter((p) => !p.endsWith('/'))).toHaveLength(2);
+      await staging.remove();
+      expect(await readdir(dest)).toEqual([]);
     } finally {
       await rm(base, { recursive: true, force: true });
     }

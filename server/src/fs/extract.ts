@@ -43,7 +43,7 @@ import { DIR_MODE, FILE_MODE } from './atomic.js';
 import { openDirExactly, openDirIn, viaFd, whereIs } from './dirfd.js';
 import { isTempName, TEMP_PREFIX } from './names.js';
 import { openForChild } from './read.js';
-import { writeBatch, type WriteFile } from './worker-pool.js';
+import { writeBatch, type WriteFile, type WriteOutcome } from './worker-pool.js';
 import { hasReservedBelow, isReserved } from './reserved.js';
 import { hasRules, isDenied, type RuleSubject } from './rules.js';
 import { isInside, type ScopedPath } from './resolve.js';
@@ -115,7 +115,9 @@ export interface StagingNote {
 /**
  * Folders of the staging tree kept open at most (an archive may hold 100,000 folders). A batch of
  * writeSmall uses the descriptors of up to SMALL_BATCH_MAX folders while a worker writes, and two
- * batches may be in flight: those must never be closed (and their numbers reused) under them.
+ * batches may be in flight: those must never be closed (and their numbers reused) under them, so
+ * they are pinned (StagedDirs.pin) — one deep entry opens a folder per level and would otherwise
+ * evict them.
  */
 const OPEN_DIRS_MAX = 256;
 /** How long remove() waits for a file still being streamed before it removes the folder anyway. */
@@ -130,7 +132,23 @@ export const SMALL_BATCH_MAX = 64;
  */
 class StagedDirs {
   private readonly open = new Map<string, FileHandle>();
+  /**
+   * Folders a path in use is built on (`viaFd`): a worker's batch, a file being opened. They are
+   * never evicted: closed, their number would be reused by the next folder opened — in this
+   * staging tree or anywhere in the process — and the path would lead there.
+   */
+  private readonly pinned = new Map<FileHandle, number>();
   constructor(private readonly root: FileHandle) {}
+
+  pin(fh: FileHandle): void {
+    this.pinned.set(fh, (this.pinned.get(fh) ?? 0) + 1);
+  }
+
+  unpin(fh: FileHandle): void {
+    const n = (this.pinned.get(fh) ?? 1) - 1;
+    if (n > 0) this.pinned.set(fh, n);
+    else this.pinned.delete(fh);
+  }
 
   async get(segments: string[]): Promise<FileHandle> {
     if (segments.length === 0) return this.root;
@@ -144,18 +162,25 @@ class StagedDirs {
     }
     const parent = await this.get(segments.slice(0, -1));
     const name = segments[segments.length - 1]!;
-    const dir = await openDirIn(parent, name).catch(async (err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      await fsp.mkdir(viaFd(parent, name), { mode: DIR_MODE }).catch((e: unknown) => {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      });
-      return openDirIn(parent, name);
-    });
+    this.pin(parent);
+    const dir = await openDirIn(parent, name)
+      .catch(async (err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await fsp.mkdir(viaFd(parent, name), { mode: DIR_MODE }).catch((e: unknown) => {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        });
+        return openDirIn(parent, name);
+      })
+      .finally(() => this.unpin(parent));
     this.open.set(key, dir);
     if (this.open.size > OPEN_DIRS_MAX) {
-      const [oldest, fh] = this.open.entries().next().value as [string, FileHandle];
-      this.open.delete(oldest);
-      await fh.close();
+      // The least recently used that nothing is built on (the tree may hold more while all are pinned).
+      for (const [k, fh] of this.open) {
+        if (fh === dir || this.pinned.has(fh)) continue;
+        this.open.delete(k);
+        await fh.close();
+        break;
+      }
     }
     return dir;
   }
@@ -218,7 +243,10 @@ export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise
     writeFile(segments, source, mtime, sync) {
       const writing = (async () => {
         const parent = await dirs.get(segments.slice(0, -1));
-        const fh = await fsp.open(viaFd(parent, segments[segments.length - 1]!), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
+        dirs.pin(parent);
+        const fh = await fsp
+          .open(viaFd(parent, segments[segments.length - 1]!), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE)
+          .finally(() => dirs.unpin(parent));
         let size = 0;
         try {
           for await (const chunk of source) {
@@ -238,14 +266,28 @@ export async function openStaging(dest: ScopedPath, note?: StagingNote): Promise
     async writeSmall(items) {
       if (items.length > SMALL_BATCH_MAX || inFlight.size >= 2) throw new Error('writeSmall: batch too large or too many in flight');
       const files: WriteFile[] = [];
-      for (const it of items) {
-        const parent = await dirs.get(it.segments.slice(0, -1));
-        const mtime = it.mtime && !Number.isNaN(it.mtime.getTime()) ? it.mtime.getTime() / 1000 : null;
-        files.push({ path: viaFd(parent, it.segments[it.segments.length - 1]!), method: it.method, size: it.size, crc: it.crc, mtime, length: it.body.length });
+      // The folders the batch's paths go through stay open (and keep their numbers) until it ends.
+      const parents: FileHandle[] = [];
+      const release = () => parents.splice(0).forEach((fh) => dirs.unpin(fh));
+      let writing: Promise<WriteOutcome>;
+      try {
+        for (const it of items) {
+          const parent = await dirs.get(it.segments.slice(0, -1));
+          dirs.pin(parent);
+          parents.push(parent);
+          const mtime = it.mtime && !Number.isNaN(it.mtime.getTime()) ? it.mtime.getTime() / 1000 : null;
+          files.push({ path: viaFd(parent, it.segments[it.segments.length - 1]!), method: it.method, size: it.size, crc: it.crc, mtime, length: it.body.length });
+        }
+        writing = writeBatch(files, Buffer.concat(items.map((it) => it.body)), FILE_MODE);
+      } catch (err) {
+        release();
+        throw err;
       }
-      const writing = writeBatch(files, Buffer.concat(items.map((it) => it.body)), FILE_MODE);
       inFlight.add(writing);
-      const outcome = await writing.finally(() => inFlight.delete(writing));
+      const outcome = await writing.finally(() => {
+        inFlight.delete(writing);
+        release();
+      });
       if (!('kind' in outcome)) return;
       if (outcome.kind === 'errno') throw Object.assign(new Error(outcome.message), { code: outcome.code });
       throw new Error(`archive entry ${items[outcome.failed]!.segments.join('/')}: ${outcome.kind === 'crc' ? 'CRC-32 does not match' : outcome.kind === 'size' ? 'size does not match' : 'damaged data'}`);
