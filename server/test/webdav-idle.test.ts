@@ -5,12 +5,12 @@
  */
 import { readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
-import { readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../src/fs/names.js';
 import { ADMIN, useServer, type TestServer } from './harness.js';
-import { basic } from './webdav-helpers.js';
+import { basic, davRaw } from './webdav-helpers.js';
 
 const PERIOD_S = 0.5;
 
@@ -81,6 +81,61 @@ describe('WebDAV idle timeout', () => {
     expect(await put.closed(8000)).toBe(false);
     expect(put.status()).toBe(201);
     expect((await readFile(path.join(srv.root, 'steady.bin'))).length).toBe(chunk.length * 8);
+  });
+
+  // PROPFIND, PROPPATCH and LOCK read an XML body too (up to 1 MiB for PROPPATCH): one trickled a
+  // byte at a time held its connection for as long as the client liked (no request timeout).
+  for (const method of ['PROPFIND', 'PROPPATCH', 'LOCK']) {
+    it(`cuts off a ${method} that trickles its XML body`, async () => {
+      await writeFile(path.join(srv.root, 'props.txt'), 'p');
+      const req = open(srv, method, '/dav/props.txt', { 'content-type': 'application/xml', 'content-length': '60000', depth: '0' });
+      req.req.write('<?xml version="1.0" encoding="utf-8"?>');
+      const trickle = setInterval(() => {
+        if (!req.req.destroyed) req.req.write(' ');
+      }, 50);
+      try {
+        expect(await req.closed(8000)).toBe(true);
+      } finally {
+        clearInterval(trickle);
+        req.req.destroy();
+      }
+    });
+  }
+
+  it('cuts off a PROPFIND whose client stopped reading the answer', async () => {
+    const dir = path.join(srv.root, 'many');
+    await mkdir(dir);
+    for (let i = 0; i < 3000; i++) await writeFile(path.join(dir, String(i)), '');
+    // Shared locks on the folder, each with a long owner, are repeated in every member's answer:
+    // tens of MiB, more than the connection's buffers hold.
+    for (let i = 0; i < 5; i++) {
+      const body = `<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>${'o'.repeat(4000)}</D:owner></D:lockinfo>`;
+      const lock = await davRaw(srv, 'LOCK', '/dav/many/', { auth: ADMIN, headers: { 'content-type': 'application/xml', depth: 'infinity' }, body });
+      expect(lock.status).toBe(200);
+    }
+    // The client stops reading for a few periods, then reads what is left: a cut answer ends
+    // early (the server's end of the connection was closed meanwhile), a whole one would not.
+    const base = new URL(srv.url);
+    const outcome = await new Promise<{ complete: boolean; tail: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: base.hostname, port: base.port, method: 'PROPFIND', path: base.pathname.replace(/\/$/, '') + '/dav/many/', headers: { authorization: basic(ADMIN.username, ADMIN.password), depth: '1' } },
+        (res) => {
+          expect(res.statusCode).toBe(207);
+          let tail = '';
+          res.on('data', (c: Buffer) => (tail = (tail + c.toString('latin1')).slice(-64)));
+          res.pause();
+          setTimeout(() => res.resume(), PERIOD_S * 1000 * 6);
+          const done = () => resolve({ complete: res.complete, tail });
+          res.on('end', done);
+          res.on('close', done);
+          res.on('error', done);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(outcome.complete).toBe(false);
+    expect(outcome.tail).not.toContain('</D:multistatus>');
   });
 
   it('cuts off a GET whose client stopped reading, and closes the file', async () => {

@@ -1,7 +1,8 @@
 /**
  * A WebDAV body that barely moves is cut off (issue 19, hardening): a PUT whose client trickles
  * bytes, or a GET whose client stopped reading, would otherwise hold its connection, its open file
- * and, for a PUT, its staging file for as long as the client likes. In each period of
+ * and, for a PUT, its staging file for as long as the client likes (the server has no request
+ * timeout). The XML bodies of PROPFIND, PROPPATCH and LOCK and a PROPFIND's answer are watched too. In each period of
  * --webdav-idle-timeout at least MIN_BYTES_PER_PERIOD must move over the connection — read from it
  * while a PUT's body comes in, written to it while a GET's answer goes out — or the connection is
  * destroyed. The write then fails (fs/atomic.ts removes the staging file; the old file stays) and

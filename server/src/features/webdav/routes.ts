@@ -272,6 +272,8 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     { 207: MULTISTATUS, ...errors(400, 401, 403, 404, 413, 429) },
     async (req, reply, tail) => {
       const depth = depthOf(req, 'infinity');
+      // A trickled body, and then an answer its client stops taking, are cut off (idle.ts).
+      cutWhenIdle(req, reply, 'in', deps.config.webdavIdleTimeout * 1000);
       const want = propRequest(await xmlBody(req, SMALL_XML_BODY_LIMIT));
       const abort = new AbortController();
       req.raw.once('close', () => abort.abort());
@@ -335,6 +337,7 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
         }
         yield MULTISTATUS_CLOSE;
       }
+      cutWhenIdle(req, reply, 'out', deps.config.webdavIdleTimeout * 1000);
       return reply.code(207).type('application/xml; charset=utf-8').send(Readable.from(pieces()));
     },
     xmlRequest('DAV:propfind: prop, allprop or propname; empty = allprop'),
@@ -406,20 +409,22 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     );
   }
 
-  stateRoutes(route, { dav, mountPath });
+  stateRoutes(route, { dav, mountPath, idleMs: deps.config.webdavIdleTimeout * 1000 });
 }
 
 /** PROPPATCH, LOCK and UNLOCK: dead properties and write locks, kept in the database (repository.ts). */
 function stateRoutes(
   route: RouteAdder,
-  ctx: { dav: DavService; mountPath: string },
+  ctx: { dav: DavService; mountPath: string; idleMs: number },
 ): void {
-  const { dav, mountPath } = ctx;
+  const { dav, mountPath, idleMs } = ctx;
   route(
     'PROPPATCH',
     'Set or remove dead properties, all or none (RFC 4918 section 9.2)',
     { 207: MULTISTATUS, ...errors(400, 401, 403, 404, 412, 413, 423, 429, 507) },
     async (req, reply, tail) => {
+      // A trickled body is cut off (idle.ts), as a PUT's.
+      cutWhenIdle(req, reply, 'in', idleMs);
       const out = await dav.proppatch(req.user, tail, await xmlBody(req, XML_BODY_LIMIT), req.globalRules, conditionsOf(req, mountPath));
       const names = out.changes.map((c) => ({ ns: c.ns, local: c.name }));
       const refused = out.refused.map((c) => ({ ns: c.ns, local: c.name }));
@@ -440,6 +445,7 @@ function stateRoutes(
     async (req, reply, tail) => {
       const depth = depthOf(req, 'infinity');
       if (depth === '1') throw new BadRequest('LOCK takes Depth 0 or infinity');
+      cutWhenIdle(req, reply, 'in', idleMs);
       const root = await xmlBody(req, SMALL_XML_BODY_LIMIT);
       const out = await dav.lock(
         req.user,
