@@ -132,6 +132,14 @@ describe('indexed search equals the walk', () => {
     }
   });
 
+  it('answers a term holding a NUL character as the walk does, without a database error', async () => {
+    // No name holds NUL; SQLite's FTS5 reads it as the end of the query, PostgreSQL refuses it in text.
+    for (const q of ['abc\0def', '\0\0\0', 'report \0\0\0', '"rep\0ort"']) {
+      const [a, b] = await both(`/api/search/?query=${encodeURIComponent(q)}`);
+      expect(a, JSON.stringify(q)).toBe(b);
+    }
+  });
+
   it('refuses hostile paths as the walk does and never reports what lies outside the scope', async () => {
     for (const url of ['/api/search/..%2f?query=report', '/api/search/%2e%2e/?query=x', '/api/search/report-out-link/?query=leak', '/api/search/private/report-abs-link?query=x', '/api/search/%00?query=x', '/api/search/nope/?query=x']) {
       const [a, b] = await both(url);

@@ -475,9 +475,13 @@ export function createIndexService(opts: IndexOptions) {
       if (status !== 'ready') return null;
       const prefix = relOf(dir);
       if (prefix === null) return null;
+      // No name holds NUL, and neither engine takes it in a query (FTS5 ends the string there,
+      // PostgreSQL refuses it in text): a term holding one matches nothing and is not asked.
+      const possible = terms?.filter((t) => !t.includes('\0')) ?? null;
+      if (terms && terms.length > 0 && possible!.length === 0) return [];
       await this.settledWithin(READ_WAIT_MS);
       // Trigrams need 3 characters: a shorter term reads every name below the folder.
-      const usable = terms && terms.length > 0 && terms.every((t) => [...t].length >= 3) ? terms : null;
+      const usable = possible && possible.length > 0 && possible.every((t) => [...t].length >= 3) ? possible : null;
       const hits: IndexHit[] = [];
       for (let after = 0; ;) {
         const page = await store.search(prefix, usable, after, SEARCH_PAGE);
