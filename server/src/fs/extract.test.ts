@@ -139,6 +139,7 @@ describe('entrySegments: where an archive entry may go', () => {
     expect(entrySegments('./a//b/')).toEqual({ ok: true, segments: ['a', 'b'] });
     expect(entrySegments('a..b/..c')).toEqual({ ok: true, segments: ['a..b', '..c'] });
     expect(entrySegments('é ü/日本.txt')).toEqual({ ok: true, segments: ['é ü', '日本.txt'] });
+    expect(entrySegments(`${'a/'.repeat(127)}x`)).toEqual({ ok: true, segments: [...Array(127).fill('a'), 'x'] });
   });
 
   it.each([
@@ -156,6 +157,9 @@ describe('entrySegments: where an archive entry may go', () => {
     ['a/.coffer-tmp-1/b', /reserves/],
     [`${'x'.repeat(256)}`, /255/],
     [`${'a/'.repeat(2048)}x`, /over 4096 bytes/],
+    // Placing merges into existing folders holding two descriptors per level: 1,500 levels ran a
+    // process with the usual 1,024 descriptors out of them (EMFILE for every request meanwhile).
+    [`${'a/'.repeat(128)}x`, /more than 128 levels deep/],
   ])('refuses %j', (name, reason) => {
     const v = entrySegments(name);
     expect(v.ok).toBe(false);

@@ -4,8 +4,8 @@
  *
  * 1. `entrySegments(name)` — an entry's name as the archive says it → the relative segments it may
  *    take, or the reason it may not: absolute names (`/x`, `C:x`), `..` anywhere, backslashes,
- *    control characters, names over 255 bytes and Coffer's own staging names are refused. Nothing
- *    else decides where an entry goes.
+ *    control characters, names over 255 bytes or more than 128 levels deep and Coffer's own staging
+ *    names are refused. Nothing else decides where an entry goes.
  * 2. `openStaging(dest)` — a private folder `.coffer-tmp-…` (never listed, walked or addressable,
  *    fs/names.ts) made inside the destination folder, so that the final step is a rename on the
  *    same filesystem. Everything after the start works from opened descriptors, never by name
@@ -53,6 +53,12 @@ export type EntryVerdict = { ok: true; segments: string[] } | { ok: false; reaso
 const NAME_MAX = 255;
 /** Linux's PATH_MAX: a longer name could never be created, and names are held in memory and in the job's result. */
 const PATH_MAX = 4096;
+/**
+ * Levels (folders and the entry itself) a name may have. Placing an entry into folders that exist
+ * holds two descriptors per level (the staged and the destination folder); thousands of levels
+ * would run the whole process out of descriptors (EMFILE under the usual limit of 1,024).
+ */
+const DEPTH_MAX = 128;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -65,6 +71,7 @@ export function entrySegments(name: string): EntryVerdict {
   const segments = name.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) return { ok: false, reason: 'a name that climbs out with ..' };
   if (segments.some((s) => Buffer.byteLength(s) > NAME_MAX)) return { ok: false, reason: 'a name over 255 bytes' };
+  if (segments.length > DEPTH_MAX) return { ok: false, reason: `a name more than ${DEPTH_MAX} levels deep` };
   if (segments.some(isTempName)) return { ok: false, reason: 'a name Coffer reserves' };
   return { ok: true, segments };
 }
