@@ -122,7 +122,7 @@ test.describe('jobs panel on a phone', () => {
     // Before the fix (the panel in its corner) for the record: it covered the bar's actions.
     const before = await page.addStyleTag({ content: '.corner-panels { inset-block-end: 1em !important; }' });
     await shot(page, 'jobs-panel-over-selection-before');
-    await before.evaluate((el) => el.remove());
+    await before.evaluate((el) => (el as HTMLStyleElement).remove());
     const panelBox = (await panel.boundingBox())!;
     const barBox = (await bar.boundingBox())!;
     expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(barBox.y);
