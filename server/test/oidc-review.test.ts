@@ -134,6 +134,37 @@ describe('sign-in under the oidc auth method (issue 21 review)', () => {
       expect((await newAppPassword(await oidcToken('olga-sub'))).status).toBe(201);
     });
 
+    it('never takes an app password for a recent sign-in: an admin without a local password changes no user with one', async () => {
+      const ada = await srv.createUser({ username: 'conf-ada', passwordHash: NO_LOCAL_PASSWORD, perm: { admin: true } });
+      const session = await srv.deps.tokens.issue(ada, { signedInWith: 'oidc' });
+      const made = await newAppPassword(session);
+      expect(made.status).toBe(201);
+      const { secret: appPassword } = (await made.json()) as { secret: string };
+      const victim = await srv.createUser({ username: 'conf-victim' });
+      // The app password was made a moment ago, but it is no sign-in: its age confirms nothing.
+      const viaApp = await srv.fetch(`/api/users/${victim.id}`, {
+        method: 'PUT',
+        token: appPassword,
+        json: { what: 'user', which: ['password'], data: { id: victim.id, password: 'taken-over-password-1' } },
+      });
+      expect(viaApp.status).toBe(403);
+      expect(await viaApp.text()).toMatch(/sign in again/);
+      const create = await srv.fetch('/api/users', {
+        method: 'POST',
+        token: appPassword,
+        json: { what: 'user', which: [], data: { username: 'conf-made-by-app', password: 'a-long-enough-password-9' } },
+      });
+      expect(create.status).toBe(403);
+      expect(await srv.deps.users.byUsername('conf-made-by-app')).toBeUndefined();
+      // The session itself (a recent sign-in) still may.
+      const viaSession = await srv.fetch(`/api/users/${victim.id}`, {
+        method: 'PUT',
+        token: session,
+        json: { what: 'user', which: ['password'], data: { id: victim.id, password: 'changed-by-admin-1' } },
+      });
+      expect(viaSession.status).toBe(200);
+    });
+
     it('asks a user without a local password for nothing behind the proxy, and the password once an admin sets one', async () => {
       const pia = await srv.createUser({ username: 'conf-pia', passwordHash: NO_LOCAL_PASSWORD });
       const viaProxy = await srv.deps.tokens.issue(pia, { signedInWith: 'proxy' });

@@ -60,7 +60,7 @@ async function passwordMatches(auther: AutherConfig, user: Pick<UserRecord, 'use
 export async function confirmChange(
   auther: AutherConfig,
   user: Pick<UserRecord, 'username' | 'passwordHash'>,
-  session: Pick<Session, 'signedInWith' | 'createdAt'>,
+  session: Pick<Session, 'signedInWith' | 'createdAt' | 'appPassword'>,
   given: string | undefined,
   nowSeconds: number,
 ): Promise<'ok' | 'wrong-password' | 'sign-in-again'> {
@@ -68,6 +68,8 @@ export async function confirmChange(
     case 'none':
       return 'ok';
     case 'recent-sign-in':
+      // An app password is no sign-in: its creation time (createdAt) must not pass for one.
+      if (session.appPassword) return 'sign-in-again';
       return nowSeconds - session.createdAt <= RECENT_SIGN_IN_SECONDS ? 'ok' : 'sign-in-again';
     case 'password':
       if (typeof given !== 'string' || given === '') return 'wrong-password';
