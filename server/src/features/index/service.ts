@@ -116,6 +116,8 @@ export function createIndexService(opts: IndexOptions) {
   let queue: Promise<unknown> = Promise.resolve();
   /** Paths announced and not yet applied: relative path → deep. */
   const pending = new Map<string, boolean>();
+  /** The announced paths the drain is applying now (taken out of `pending`). */
+  let applying: ReadonlyMap<string, boolean> = new Map();
   let draining: Promise<void> | undefined;
   let reconcileWanted = false;
 
@@ -362,10 +364,22 @@ export function createIndexService(opts: IndexOptions) {
       while (pending.size > 0 && !stopped) {
         const paths = [...pending].sort((a, b) => treeOrder(a[0], b[0]));
         pending.clear();
+        applying = new Map(paths);
         for (const [rel, deep] of paths) await syncPath(rel, deep);
       }
-    }).finally(() => (draining = undefined));
+    }).finally(() => {
+      draining = undefined;
+      applying = new Map();
+    });
     return draining;
+  }
+
+  /** Some announced change at, below or above `rel` is not in the index yet. */
+  function unsettledAt(rel: string): boolean {
+    const touches = (p: string) => p === '' || rel === '' || p === rel || p.startsWith(rel + '/') || rel.startsWith(p + '/');
+    for (const p of pending.keys()) if (touches(p)) return true;
+    for (const p of applying.keys()) if (touches(p)) return true;
+    return false;
   }
 
   async function startWatcher(): Promise<void> {
@@ -500,13 +514,16 @@ export function createIndexService(opts: IndexOptions) {
     /**
      * The recursive size of the real folder `dir` and of each of its direct children (for
      * listings, the info prompt, quotas and a disk-usage picture); null when the index cannot
-     * answer (disabled, building, or `dir` not an indexed folder).
+     * answer (disabled, building, or `dir` not an indexed folder). With `exact` (quotas), also
+     * null while changes announced at or below `dir` are still being applied after the wait (a
+     * large extraction takes seconds to index: its bytes would be missing).
      */
-    async folderSizes(dir: string): Promise<FolderSizes | null> {
+    async folderSizes(dir: string, opts: { exact?: boolean } = {}): Promise<FolderSizes | null> {
       if (status !== 'ready') return null;
       const rel = relOf(dir);
       if (rel === null) return null;
       await this.settledWithin(READ_WAIT_MS);
+      if (opts.exact && unsettledAt(rel)) return null;
       const row = await store.get(rel);
       if (!row || row.is_dir !== 1) return null;
       const children = new Map((await store.children(row.id)).map((c) => [c.name, Number(c.tree_size)]));

@@ -14,11 +14,12 @@ export const walkSizeSource: SizeSource = async (realRoot, signal) => (await tre
 /**
  * The index's recursive size of the folder when the index is ready and holds it (kept fresh by
  * Coffer's writes at once and the watcher within seconds); the walk while it is building, when it
- * is off, or for a folder it does not hold.
+ * is off, for a folder it does not hold, or while Coffer's writes below the folder are still being
+ * applied to it (its size would miss their bytes).
  */
 export function indexedSizeSource(index: Pick<IndexService, 'folderSizes'>): SizeSource {
   return async (realRoot, signal) => {
-    const sizes = await index.folderSizes(realRoot).catch(() => null);
+    const sizes = await index.folderSizes(realRoot, { exact: true }).catch(() => null);
     return sizes ? sizes.size : walkSizeSource(realRoot, signal);
   };
 }

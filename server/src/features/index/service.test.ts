@@ -1,0 +1,49 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDb } from '../../db/index.js';
+import { indexedSizeSource } from '../quota/size-source.js';
+import { createIndexService } from './service.js';
+import { createIndexStore } from './store.js';
+
+describe('folder sizes for quotas', () => {
+  it('are not taken from the index while a write below the folder is still being applied', async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    const scope = path.join(root, 'scope');
+    await mkdir(scope, { recursive: true });
+    await writeFile(path.join(scope, 'a'), Buffer.alloc(100));
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const real = createIndexStore(db);
+    // Applying the change of /scope/b waits at the gate (a long queue: a big extraction being indexed).
+    let hold = false;
+    let open = () => undefined as void;
+    const gate = new Promise<void>((r) => (open = r));
+    const store = { ...real, get: async (p: string) => (hold && p === '/scope/b' && (await gate), real.get(p)) };
+    const index = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false });
+    try {
+      await index.start();
+      for (let i = 0; i < 400 && index.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(index.status).toBe('ready');
+      const size = indexedSizeSource(index);
+      expect(await size(scope)).toBe(100);
+      await writeFile(path.join(scope, 'b'), Buffer.alloc(500));
+      hold = true;
+      index.announce(path.join(scope, 'b'), false);
+      // The index still says 100: the walk answers instead. Other folders still come from it.
+      expect(await size(scope)).toBe(600);
+      expect((await index.folderSizes(scope))?.size).toBe(100);
+      hold = false;
+      open();
+      await index.settled();
+      expect(await size(scope)).toBe(600);
+      expect((await index.folderSizes(scope, { exact: true }))?.size).toBe(600);
+    } finally {
+      open();
+      await index.stop();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
