@@ -251,18 +251,21 @@ export async function createDeps(
     quotaCacheMs: QUOTA_CACHE_MS,
     ...appOptions,
   };
+  const jobStagingLedger = path.join((await chooseDataDir(config)).dir, 'job-staging');
+  const sweepJobStaging = () => sweepStaging(jobStagingLedger, (id) => jobs.isUnfinished(id));
   const jobs = createJobService({
     repo: createJobRepository(db),
     // --jobs is for the box; --jobs-per-user counts in the database, over every process.
     limits: { perUser: config.jobsPerUser, total: shareOf(config.jobs) },
     heartbeatMs: opts.jobHeartbeatMs,
+    // Jobs found stale later (their process died within the heartbeat before this start).
+    afterStale: sweepJobStaging,
   });
   // Jobs a stopped process left "running" are marked failed before anything else is served, and
   // the staging folders they left in users' folders are removed.
   await jobs.recover();
   const davRepo = createDavRepository(db);
-  const jobStagingLedger = path.join((await chooseDataDir(config)).dir, 'job-staging');
-  await sweepStaging(jobStagingLedger, (id) => jobs.isUnfinished(id));
+  await sweepJobStaging();
   const metrics = createMetrics({
     worker: opts.worker,
     cluster: {

@@ -565,6 +565,43 @@ describe('extract: after a crash', () => {
   }, 60_000);
 });
 
+describe('extract: a process that died moments ago', () => {
+  it('the staging folder of a job still "running" at the next start is removed once the job is found stale (a restart within the heartbeat, a worker replaced)', async () => {
+    const srv = await startServer({ jobsPerUser: 0 }, { jobHeartbeatMs: 60_000 });
+    try {
+      await srv.login();
+      // A job of a process that died a moment ago: its last beat is recent, so at the next start it
+      // is still "running" (live) and its staging folder stays.
+      const deadId = 'f'.repeat(32);
+      const admin = (await srv.deps.users.byUsername('admin'))!;
+      await srv.deps.db.kysely
+        .insertInto('jobs')
+        .values({ id: deadId, kind: 'extract', user_id: admin.id, inputs: '{}', state: 'running', progress_done: 1, progress_total: 9, error: null, result: null, instance: 'gone', cancel_requested: 0, created_at: Date.now(), updated_at: Date.now(), finished_at: null })
+        .execute();
+      const deadDir = path.join(srv.root, 'recent');
+      const deadStaging = path.join(deadDir, `.coffer-tmp-job-${deadId}`);
+      await mkdir(path.join(deadStaging, 'half'), { recursive: true });
+      await writeFile(path.join(deadStaging, 'half', 'written.bin'), 'half');
+      await mkdir(srv.deps.jobStagingLedger, { recursive: true });
+      await writeFile(path.join(srv.deps.jobStagingLedger, deadId), deadStaging);
+
+      const second = await createDeps(srv.config, { failureDelayMs: 0, jobHeartbeatMs: 200 });
+      try {
+        expect(await readdir(deadDir)).toEqual([`.coffer-tmp-job-${deadId}`]);
+        // Three heartbeats without a beat of its own: failed, and its half-written folder goes.
+        await expect.poll(async () => (await second.deps.jobs.get(admin, deadId)).state, { timeout: 10_000 }).toBe('failed');
+        await expect.poll(() => readdir(deadDir), { timeout: 10_000 }).toEqual([]);
+        expect(await readdir(srv.deps.jobStagingLedger)).toEqual([]);
+      } finally {
+        await second.deps.jobs.close();
+        await second.deps.db.close();
+      }
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+});
+
 describe('looking inside an archive', () => {
   const srv = useServer({ extractMaxEntries: 100 });
   const lines = async (res: Response) => (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name?: string; size?: number; isDir?: boolean; modified?: string; error?: string });

@@ -69,6 +69,12 @@ export interface JobServiceDeps {
   limits: { perUser: number; total: number };
   heartbeatMs?: number;
   now?: () => number;
+  /**
+   * Called after this process marked jobs of a stopped process failed: their staging folders (fs/extract.ts
+   * sweepStaging) were still live at this start, as a process restarted, or a worker replaced,
+   * within the heartbeat finds its predecessor's jobs.
+   */
+  afterStale?: () => Promise<unknown>;
 }
 
 export function createJobService(deps: JobServiceDeps) {
@@ -161,7 +167,10 @@ export function createJobService(deps: JobServiceDeps) {
       for (const id of cancelled) abort(id, 'cancel');
     }
     const lost = await repo.failStale(t - 3 * heartbeatMs, STOPPED, t);
-    if (lost > 0) log.warn({ jobs: lost }, 'jobs of a stopped server marked failed');
+    if (lost > 0) {
+      log.warn({ jobs: lost }, 'jobs of a stopped server marked failed');
+      await deps.afterStale?.().catch((err: unknown) => log.warn({ err }, 'staging folders of failed jobs not removed'));
+    }
     await repo.prune(t - KEEP_FINISHED_MS);
   }
 
