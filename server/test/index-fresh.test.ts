@@ -5,6 +5,7 @@
  * items leave the index and come back with a restore. SQLite, and PostgreSQL with
  * COFFER_TEST_PG_URL.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -175,6 +176,30 @@ describe('changes made while the server was stopped', () => {
     } finally {
       await second.close();
       await first.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('an entry the database cannot index', () => {
+  it('leaves the quota measuring the scope on disk (PostgreSQL takes no path over ~2,700 bytes in its unique index)', async () => {
+    const srv = await startServer({ disableIndex: false }, { indexWatch: false });
+    try {
+      await waitReady(srv);
+      await mkdir(path.join(srv.root, 'deep'));
+      const u = await srv.createUser({ scope: '/deep', quota: 10_000 });
+      const token = await srv.login(u.username, u.password);
+      // 12 folders of 240 random characters (PostgreSQL compresses index rows): about 2,900 bytes.
+      const long = Array.from({ length: 12 }, () => randomBytes(120).toString('hex')).join('/');
+      expect((await srv.fetch(`/api/resources/${long}/`, { method: 'POST', token })).status).toBe(200);
+      expect((await srv.fetch(`/api/resources/${long}/big.bin`, { method: 'POST', token, body: Buffer.alloc(8000) })).status).toBe(200);
+      const usage = async () => ((await (await srv.fetch('/api/usage/', { token })).json()) as { quotaUsed: number }).quotaUsed;
+      expect(await usage()).toBe(8000);
+      // A later write measures again (the index took it): the 8,000 bytes still count.
+      expect((await srv.fetch('/api/resources/small.bin', { method: 'POST', token, body: Buffer.alloc(100) })).status).toBe(200);
+      expect(await usage()).toBe(8100);
+      expect((await srv.fetch('/api/resources/more.bin', { method: 'POST', token, body: Buffer.alloc(3000) })).status).toBe(507);
+    } finally {
+      await srv.close();
     }
   });
 });

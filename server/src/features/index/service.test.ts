@@ -46,4 +46,45 @@ describe('folder sizes for quotas', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('are not taken from the index below an entry the database refused, and other changes still go in', async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    const scope = path.join(root, 'scope');
+    await mkdir(scope, { recursive: true });
+    await mkdir(path.join(root, 'zz'));
+    await writeFile(path.join(scope, 'a'), Buffer.alloc(100));
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const real = createIndexStore(db);
+    // As PostgreSQL refuses a path too long for its unique index.
+    const store = {
+      ...real,
+      insert: async (rows: Parameters<typeof real.insert>[0]) => {
+        if (rows.some((r) => r.path === '/scope/big')) throw new Error('index row size exceeds btree maximum');
+        return real.insert(rows);
+      },
+    };
+    const index = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false });
+    try {
+      await index.start();
+      for (let i = 0; i < 400 && index.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(index.status).toBe('ready');
+      const size = indexedSizeSource(index);
+      await writeFile(path.join(scope, 'big'), Buffer.alloc(5000));
+      await writeFile(path.join(root, 'zz', 'c'), Buffer.alloc(7));
+      index.announce(path.join(scope, 'big'), false);
+      index.announce(path.join(root, 'zz', 'c'), false);
+      await index.settled();
+      // The index misses big: the scope is walked. The change announced after it is in the index.
+      expect((await index.folderSizes(scope))?.size).toBe(100);
+      expect(await size(scope)).toBe(5100);
+      expect((await index.folderSizes(path.join(root, 'zz'), { exact: true }))?.size).toBe(7);
+      await index.reconcile();
+      expect(await size(scope)).toBe(5100);
+    } finally {
+      await index.stop();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

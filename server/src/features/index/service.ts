@@ -120,6 +120,23 @@ export function createIndexService(opts: IndexOptions) {
   let applying: ReadonlyMap<string, boolean> = new Map();
   let draining: Promise<void> | undefined;
   let reconcileWanted = false;
+  /**
+   * Paths whose last sync failed (a row the database refused: PostgreSQL's unique index takes no
+   * path longer than about 2,700 bytes), so the index misses something at or below them; tried
+   * again at the next change and reconciliation.
+   */
+  const failed = new Set<string>();
+
+  /** `syncPath`, its failure recorded instead of stopping the caller's other paths. */
+  async function trySync(rel: string, deep: boolean): Promise<void> {
+    try {
+      await syncPath(rel, deep);
+      failed.delete(rel);
+    } catch (err) {
+      failed.add(rel);
+      log?.warn({ err }, 'file index: an entry could not be indexed (sizes below it are measured on disk)');
+    }
+  }
 
   const snapshot = (): IndexProgress => ({
     status,
@@ -342,7 +359,7 @@ export function createIndexService(opts: IndexOptions) {
         const still = await store.get(f.path);
         if (!still) continue; // removed with an ancestor meanwhile
         changed++;
-        await syncPath(f.path, false);
+        await trySync(f.path, false);
       }
       await yieldLoop();
     }
@@ -365,7 +382,7 @@ export function createIndexService(opts: IndexOptions) {
         const paths = [...pending].sort((a, b) => treeOrder(a[0], b[0]));
         pending.clear();
         applying = new Map(paths);
-        for (const [rel, deep] of paths) await syncPath(rel, deep);
+        for (const [rel, deep] of paths) await trySync(rel, deep);
       }
     }).finally(() => {
       draining = undefined;
@@ -379,6 +396,7 @@ export function createIndexService(opts: IndexOptions) {
     const touches = (p: string) => p === '' || rel === '' || p === rel || p.startsWith(rel + '/') || rel.startsWith(p + '/');
     for (const p of pending.keys()) if (touches(p)) return true;
     for (const p of applying.keys()) if (touches(p)) return true;
+    for (const p of failed) if (touches(p)) return true;
     return false;
   }
 
@@ -516,7 +534,8 @@ export function createIndexService(opts: IndexOptions) {
      * listings, the info prompt, quotas and a disk-usage picture); null when the index cannot
      * answer (disabled, building, or `dir` not an indexed folder). With `exact` (quotas), also
      * null while changes announced at or below `dir` are still being applied after the wait (a
-     * large extraction takes seconds to index: its bytes would be missing).
+     * large extraction takes seconds to index: its bytes would be missing), or when one of them
+     * could not be indexed.
      */
     async folderSizes(dir: string, opts: { exact?: boolean } = {}): Promise<FolderSizes | null> {
       if (status !== 'ready') return null;
