@@ -173,3 +173,23 @@ describe('WebDAV idle timeout', () => {
     }
   });
 });
+
+describe('WebDAV idle timeout while the server is not reading', () => {
+  const srv = useServer({ webdavIdleTimeout: PERIOD_S, disableExec: false });
+
+  it('does not cut off a PUT whose body waits for a before_upload hook', async () => {
+    const s = await srv.deps.settings.settings();
+    await srv.deps.settings.saveSettings({ ...s, commands: { ...s.commands, before_upload: [`sleep ${PERIOD_S * 5}`] } });
+    try {
+      // Larger than what the connection's buffers take in while the hook runs.
+      const body = Buffer.alloc(32 * 1024 * 1024, 'h');
+      const put = open(srv, 'PUT', '/dav/hooked.bin', { 'content-length': String(body.length) });
+      put.req.end(body);
+      expect(await put.closed(20_000)).toBe(false);
+      expect(put.status()).toBe(201);
+      expect((await readFile(path.join(srv.root, 'hooked.bin'))).length).toBe(body.length);
+    } finally {
+      await srv.deps.settings.saveSettings(s);
+    }
+  });
+});

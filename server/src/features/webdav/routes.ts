@@ -163,11 +163,12 @@ function hasBody(req: FastifyRequest): boolean {
  * (Content-Length, or Finder's X-Expected-Entity-Length with a chunked body) over it is 413 before
  * anything is written; a longer stream aborts the write (fs/atomic.ts removes the staging file).
  */
-function putBody(req: FastifyRequest, max: number): () => AsyncIterable<Uint8Array> {
+function putBody(req: FastifyRequest, max: number, reading: () => void): () => AsyncIterable<Uint8Array> {
   const declared = Number(header(req, 'content-length') ?? header(req, 'x-expected-entity-length'));
   if (max > 0 && declared > max) throw new PayloadTooLarge('upload too large');
   return () =>
     (async function* () {
+      reading();
       let seen = 0;
       for await (const chunk of req.raw as AsyncIterable<Buffer>) {
         seen += chunk.length;
@@ -363,9 +364,10 @@ export async function webdavRoutes(fastify: FastifyInstance): Promise<void> {
     'Create or replace a file from the body, streamed and renamed into place',
     { 201: noBody('created'), 204: noBody('replaced'), ...errors(400, 401, 403, 404, 405, 409, 412, 413, 423, 429, 507) },
     async (req, reply, tail) => {
-      // A client that trickles its body is cut off; the write then leaves nothing (idle.ts).
-      cutWhenIdle(req, reply, 'in', deps.config.webdavIdleTimeout * 1000);
-      const body = putBody(req, deps.config.maxUploadSize);
+      // A client that trickles its body is cut off; the write then leaves nothing (idle.ts). Watched
+      // from the first read: before it the server is the one waiting (a before_upload hook, the
+      // quota's walk), and the body rests in the connection's buffers.
+      const body = putBody(req, deps.config.maxUploadSize, () => cutWhenIdle(req, reply, 'in', deps.config.webdavIdleTimeout * 1000));
       const declared = Number(header(req, 'content-length') ?? header(req, 'x-expected-entity-length'));
       const out = await dav.put(req.user, tail, body, req.globalRules, conditionsOf(req, mountPath), Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined);
       return reply.code(out.created ? 201 : 204).send();
