@@ -3,7 +3,7 @@
  * which system folders exist (and which are links), and where a program would be found. Only
  * the server's paths and the program lookup are read here; no user data.
  */
-import { close, closeSync, constants, open } from 'node:fs';
+import { accessSync, close, closeSync, constants, open } from 'node:fs';
 import { access, lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,16 @@ export async function openFolderExactly(real: string): Promise<number> {
 }
 
 /** Closes descriptors handed to a child process (features/command/process.ts); closed ones are fine. */
+/** Whether a host program (an absolute path) can be run by this process. */
+export function isExecutableSync(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function closeDescriptors(fds: readonly number[]): void {
   for (const fd of fds) {
     try {

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
-import { closeDescriptors } from '../../fs/host.js';
+import { closeDescriptors, isExecutableSync as executable } from '../../fs/host.js';
 
 /** A line longer than this is passed on in pieces (bounded memory for output without newlines). */
 export const MAX_LINE_CHARS = 64 * 1024;
@@ -97,6 +97,31 @@ class LineReader {
   }
 }
 
+/**
+ * A library can open a descriptor without close-on-exec (@parcel/watcher, behind the file index,
+ * leaves a pipe so), and a spawned program inherits every such descriptor: a sandboxed command
+ * would hold the server's pipe. Debian's bash (an essential package) closes every descriptor
+ * above the ones handed over and then becomes the program, keeping its pid and process group.
+ * The script is fixed text: the count to keep, the program and its arguments are positional
+ * parameters, never parsed as shell.
+ */
+const BASH = '/bin/bash';
+const ENV = '/usr/bin/env';
+const CLOSE_THEN_EXEC =
+  'keep=$1; pwd=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt "$keep" ] && [ -e "$f" ]; then exec {n}>&-; fi; done; ' +
+  // bash exports SHLVL (even unset, at exec) and PWD of its own: coreutils' env takes them out, so
+  // the program gets the environment it was given.
+  'if [ "$pwd" = unset ]; then unset PWD; fi; exec /usr/bin/env -u SHLVL -- "$@"';
+/** Variables that would make bash run or change something before the script. */
+const BASH_STARTUP = /^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
+
+/** What to spawn for `file`: through the closer when both exist (else as is, so a missing program is still 'not-started'). */
+export function closingLaunch(file: string, args: readonly string[], env: NodeJS.ProcessEnv, extraFds: number): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+  if (!file.startsWith('/') || !executable(file) || !executable(BASH) || !executable(ENV)) return { file, args: [...args], env };
+  const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !BASH_STARTUP.test(k)));
+  return { file: BASH, args: ['--norc', '--noprofile', '-c', CLOSE_THEN_EXEC, 'coffer-launch', String(2 + extraFds), env.PWD === undefined ? 'unset' : 'keep', file, ...args], env: clean };
+}
+
 /** Starts `file` with `args` (never through a shell) as the leader of a new process group. */
 export function runGroup(file: string, args: readonly string[], opts: GroupOptions): GroupRun {
   let outcome: Outcome | undefined;
@@ -113,9 +138,10 @@ export function runGroup(file: string, args: readonly string[], opts: GroupOptio
   const extra = opts.fds ?? [];
   let child: ChildProcess;
   try {
-    child = spawn(file, [...args], {
+    const launch = closingLaunch(file, args, opts.env, extra.length);
+    child = spawn(launch.file, launch.args, {
       cwd: opts.cwd,
-      env: opts.env,
+      env: launch.env,
       shell: false,
       detached: true, // its own process group: killing -pid reaches every descendant that stayed in it
       stdio: ['ignore', opts.onLine ? 'pipe' : 'ignore', opts.onLine ? 'pipe' : 'ignore', ...extra.map((f) => (typeof f === 'number' ? f : 'pipe'))],
