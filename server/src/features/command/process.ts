@@ -108,16 +108,17 @@ class LineReader {
 const BASH = '/bin/bash';
 const ENV = '/usr/bin/env';
 const CLOSE_THEN_EXEC =
-  'keep=$1; pwd=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt "$keep" ] && [ -e "$f" ]; then exec {n}>&-; fi; done; ' +
+  'keep=$1; pwd=$2; shift 2; for f in /proc/self/fd/*; do n=${f##*/}; if [ "$n" -gt "$keep" ] && [ -e "$f" ]; then exec {n}>&-; fi; done; ' +
   // bash exports SHLVL (even unset, at exec) and PWD of its own: coreutils' env takes them out, so
   // the program gets the environment it was given.
   'if [ "$pwd" = unset ]; then unset PWD; fi; exec /usr/bin/env -u SHLVL -- "$@"';
 /** Variables that would make bash run or change something before the script. */
-const BASH_STARTUP = /^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
+const BASH_STARTUP = /^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*)$/;
 
 /** What to spawn for `file`: through the closer when both exist (else as is, so a missing program is still 'not-started'). */
 export function closingLaunch(file: string, args: readonly string[], env: NodeJS.ProcessEnv, extraFds: number): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
-  if (!file.startsWith('/') || !executable(file) || !executable(BASH) || !executable(ENV)) return { file, args: [...args], env };
+  // env reads an operand holding `=` as a variable even after `--`: such a path is spawned as is.
+  if (!file.startsWith('/') || file.includes('=') || !executable(file) || !executable(BASH) || !executable(ENV)) return { file, args: [...args], env };
   const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !BASH_STARTUP.test(k)));
   return { file: BASH, args: ['--norc', '--noprofile', '-c', CLOSE_THEN_EXEC, 'coffer-launch', String(2 + extraFds), env.PWD === undefined ? 'unset' : 'keep', file, ...args], env: clean };
 }
