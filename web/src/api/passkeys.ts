@@ -12,7 +12,7 @@ import {
 import { request, requestJson } from './client';
 
 export type { PasskeyInfo };
-export { browserSupportsWebAuthn as passkeysSupported } from '@simplewebauthn/browser';
+export { passkeysSupported } from './webauthnSupport';
 
 export function listPasskeys(signal?: AbortSignal): Promise<PasskeyInfo[]> {
   return requestJson<PasskeyInfo[]>('/passkeys', { signal });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { login, signup } from '../../api/auth';
 import { isApiError } from '../../api/errors';
-import { passkeysSupported, secondStepWithPasskey, signInWithPasskey } from '../../api/passkeys';
+import { passkeysSupported } from '../../api/webauthnSupport';
 import { config, productName, staticUrl } from '../../config';
 import { loginProblem, type LoginProblem } from './loginError';
 import { Recaptcha, type CaptchaHandle } from './Recaptcha';
@@ -113,6 +113,8 @@ export function LoginForm() {
     setProblem(null);
     setBusy(true);
     try {
+      // The WebAuthn library loads on the first use: the login screen stays within its budget (e2e budget.spec).
+      const { secondStepWithPasskey, signInWithPasskey } = await import('../../api/passkeys');
       setToken(codeStep ? await secondStepWithPasskey(username, password) : await signInWithPasskey());
     } catch (err) {
       const found = loginProblem(err, 'code');
