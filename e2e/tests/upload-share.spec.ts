@@ -28,7 +28,7 @@ test.describe('upload-only shares', () => {
     await signIn(page);
     const files = new Files(page);
     await files.goto('');
-    await files.item('inbox-ui').click();
+    await (await files.reveal('inbox-ui')).click();
     await files.action('Share').click();
     const dialog = page.getByRole('dialog', { name: 'Share' });
     await dialog.getByLabel("Let people upload files (they won't see the folder's contents)").check();
