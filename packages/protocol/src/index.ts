@@ -10,6 +10,7 @@ export * from './signin.js';
 export * from './jobs.js';
 export * from './trash.js';
 export * from './file-index.js';
+export * from './folder-usage.js';
 
 export const Permissions = Type.Object({
   admin: Type.Boolean(),

@@ -26,6 +26,7 @@ import { trashRoutes } from './trash/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
 import { indexRoutes } from './index/routes.js';
 import { quotaRoutes } from './quota/routes.js';
+import { sizesRoutes } from './sizes/routes.js';
 
 /**
  * Every API area, registered under the base URL by app.ts. One line per feature; each feature
@@ -59,4 +60,5 @@ export const FEATURES: FastifyPluginAsync[] = [
   trashRoutes,
   indexRoutes,
   quotaRoutes,
+  sizesRoutes,
 ];
