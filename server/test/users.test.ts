@@ -34,8 +34,9 @@ async function fullUser(srv: TestServer, token: string, id: number): Promise<Use
   return (await res.json()) as User;
 }
 
-function put(srv: TestServer, token: string, id: number | string, body: unknown) {
-  return srv.fetch(`/api/users/${id}`, { method: 'PUT', token, json: body });
+/** `from`: the client address (X-Forwarded-For, trusted from 127.0.0.1), for tests that guess many times. */
+function put(srv: TestServer, token: string, id: number | string, body: unknown, from?: string) {
+  return srv.fetch(`/api/users/${id}`, { method: 'PUT', token, json: body, ...(from ? { headers: { 'X-Forwarded-For': from } } : {}) });
 }
 
 function del(srv: TestServer, token: string, id: number | string, body?: unknown) {
@@ -43,7 +44,9 @@ function del(srv: TestServer, token: string, id: number | string, body?: unknown
 }
 
 describe('users API', () => {
-  const srv = useServer();
+  // Trusting 127.0.0.1 lets a test that makes many wrong guesses spread them over addresses
+  // (put's `from`): wrong current passwords count in the login throttle (S30).
+  const srv = useServer({ trustedProxies: ['127.0.0.1'] });
   let admin: string;
   beforeAll(async () => {
     admin = await srv.login();
@@ -389,9 +392,11 @@ describe('users API', () => {
         [['rules'], { rules: [] }],
         [['lockPassword'], { lockPassword: true }],
       ];
+      let guess = 0;
       for (const [which, fields] of cases) {
         for (const current of [undefined, '', 'wrong-password-1234', u.password]) {
-          const res = await put(srv, admin, u.id, { what: 'user', which, ...(current === undefined ? {} : { current_password: current }), data: { id: u.id, ...fields } });
+          const body = { what: 'user', which, ...(current === undefined ? {} : { current_password: current }), data: { id: u.id, ...fields } };
+          const res = await put(srv, admin, u.id, body, `192.0.2.${++guess}`);
           expect(res.status, `${which} ${current}`).toBe(400);
           expect(await text(res)).toBe('400 Bad Request (the current password is incorrect)\n');
         }
@@ -728,5 +733,63 @@ describe('users API with a non-json auth method', () => {
     } finally {
       await srv.deps.settings.saveAuther(auther);
     }
+  });
+});
+
+describe('wrong current passwords go through the login throttle (S30)', () => {
+  // X-Forwarded-For from 127.0.0.1 sets the client address, so each test guesses from its own.
+  const srv = useServer({ trustedProxies: ['127.0.0.1'] });
+  const from = (address: string, token: string, method: string, p: string, json: unknown) =>
+    srv.fetch(p, { method, token, json, headers: { 'X-Forwarded-For': address } });
+  const newPassword = (u: { id: number }, current_password?: unknown) => ({ what: 'user', which: ['password'], current_password, data: { id: u.id, password: 'a-new-password-for-u' } });
+
+  it('a stolen session guessing on PUT /api/users/{id} gets 429 from its address, even with the right password; the real user elsewhere is not locked out', async () => {
+    const u = await srv.createUser();
+    const token = await srv.login(u.username, u.password);
+    for (let i = 0; i < 10; i++) {
+      const res = await from('192.0.2.10', token, 'PUT', `/api/users/${u.id}`, newPassword(u, `wrong-guess-${i}-abcdef`));
+      expect(res.status, `guess ${i}`).toBe(400);
+    }
+    let res = await from('192.0.2.10', token, 'PUT', `/api/users/${u.id}`, newPassword(u, u.password));
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await srv.deps.users.byId(u.id))!.passwordHash).toBe(u.passwordHash);
+    // The same count as the sign-in form: that address cannot log in either.
+    const login = await srv.fetch('/api/login', { method: 'POST', json: { username: u.username, password: u.password }, headers: { 'X-Forwarded-For': '192.0.2.10' } });
+    expect(login.status).toBe(429);
+    // A missing password is no guess (400, not counted): another address is still clean after many.
+    for (let i = 0; i < 12; i++) expect((await from('192.0.2.11', token, 'PUT', `/api/users/${u.id}`, newPassword(u))).status).toBe(400);
+    res = await from('192.0.2.11', token, 'PUT', `/api/users/${u.id}`, newPassword(u, u.password));
+    expect(res.status).toBe(200);
+  });
+
+  it('counts per user across addresses: after LOGIN_USERNAME_LIMIT wrong guesses spread over addresses, those addresses get 429', async () => {
+    const u = await srv.createUser();
+    const token = await srv.login(u.username, u.password);
+    for (let i = 0; i < 30; i++) {
+      const res = await from(`198.51.100.${i + 1}`, token, 'PUT', `/api/users/${u.id}`, newPassword(u, `wrong-guess-${i}-abcdef`));
+      expect(res.status, `guess ${i}`).toBe(400);
+    }
+    const res = await from('198.51.100.1', token, 'PUT', `/api/users/${u.id}`, newPassword(u, u.password));
+    expect(res.status).toBe(429);
+    // An address that never failed on this user still gets through.
+    expect((await from('198.51.100.200', token, 'PUT', `/api/users/${u.id}`, newPassword(u, u.password))).status).toBe(200);
+  });
+
+  it('POST and DELETE /api/users count too, with wrong types answering 400 without a count', async () => {
+    const admin = await srv.createUser({ perm: { ...PERM_ALL, admin: true } });
+    const token = await srv.login(admin.username, admin.password);
+    const victim = await srv.createUser();
+    for (let i = 0; i < 5; i++) {
+      expect((await from('203.0.113.5', token, 'POST', '/api/users', { what: 'user', which: [], current_password: `wrong-${i}-abcdefgh`, data: newUserData() })).status).toBe(400);
+      expect((await from('203.0.113.5', token, 'DELETE', `/api/users/${victim.id}`, { current_password: `wrong-${i}-abcdefgh` })).status).toBe(400);
+    }
+    expect((await from('203.0.113.5', token, 'DELETE', `/api/users/${victim.id}`, { current_password: admin.password })).status).toBe(429);
+    expect(await srv.deps.users.byId(victim.id)).toBeTruthy();
+    // Hostile shapes are refused by the schema (400) and never reach the throttle.
+    for (const current_password of [123, ['x'], { a: 1 }, null]) {
+      expect((await from('203.0.113.6', token, 'DELETE', `/api/users/${victim.id}`, { current_password })).status).toBe(400);
+    }
+    expect((await from('203.0.113.6', token, 'DELETE', `/api/users/${victim.id}`, { current_password: admin.password })).status).toBe(200);
   });
 });

@@ -27,7 +27,7 @@ async function requireSelfOrAdmin(req: FastifyRequest): Promise<void> {
 }
 
 function actorOf(req: FastifyRequest): Actor {
-  return { user: req.user, session: req.session, log: req.log };
+  return { user: req.user, session: req.session, address: req.ip, log: req.log };
 }
 
 function sendStatus(reply: FastifyReply, status: 200 | 201) {
@@ -42,8 +42,8 @@ const tags = ['users'];
  */
 export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { users, settings, tokens, appPasswords, config } = app.deps;
-  const service = createUsersService({ users, settings, tokens, appPasswords, serverRoot: config.root });
+  const { users, settings, tokens, appPasswords, config, loginThrottle } = app.deps;
+  const service = createUsersService({ users, settings, tokens, appPasswords, serverRoot: config.root, loginThrottle });
   const adminOnly = [app.authenticate, requireAdmin];
   const selfOrAdmin = [requireNumericId, app.authenticate, requireSelfOrAdmin];
 

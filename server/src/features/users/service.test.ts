@@ -91,13 +91,14 @@ describe('security log lines (E8)', () => {
 
   function service() {
     const tokens = createTokenService({ db, key: new Uint8Array(64), lifetimeSeconds: 60 });
-    const appPasswords = createAppPasswordService({ db, loginThrottle: createLoginThrottle() });
-    return createUsersService({ users: createUserRepository(db), settings: createSettingsRepository(db), tokens, appPasswords, serverRoot: path.join(dir, 'root') });
+    const loginThrottle = createLoginThrottle();
+    const appPasswords = createAppPasswordService({ db, loginThrottle });
+    return createUsersService({ users: createUserRepository(db), settings: createSettingsRepository(db), tokens, appPasswords, serverRoot: path.join(dir, 'root'), loginThrottle });
   }
 
   it('logs user creation, changes (field names only) and deletion with actor and target, never a password', async () => {
     const { lines, log } = recordingLogger();
-    const actor: Actor = { user: admin, session, log };
+    const actor: Actor = { user: admin, session, address: '127.0.0.1', log };
     const users = service();
     await mkdir(path.join(dir, 'root'), { recursive: true });
     const created = await users.create(actor, {

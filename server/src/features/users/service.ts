@@ -7,6 +7,7 @@
 import { USER_FIELDS, USER_WHICH_NAMES, type Permissions, type Rule, type RuleInput, type UserField, type UserInput, type UserModifyRequest, type UserDeleteRequest } from '@coffer/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppPasswordService } from '../../auth/app-passwords.js';
+import type { LoginThrottle } from '../../auth/throttle.js';
 import type { Session, TokenService } from '../../auth/tokens.js';
 import { checkPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { canonicalPath } from '../../fs/canonical.js';
@@ -15,7 +16,7 @@ import { assertWellFormedText } from '../../lib/json-text.js';
 import { rulesError } from '../../lib/rules.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { homeScope, validateUsername } from '../signin/home.js';
-import { confirmChange } from '../signin/methods/confirm.js';
+import { confirmationFor, confirmChange } from '../signin/methods/confirm.js';
 import { DuplicateUsername, type NewUser, type UserRecord, type UserRepository } from './repository.js';
 import { ensureScopeFolder } from '../../fs/scope-folder.js';
 
@@ -43,12 +44,16 @@ export interface UsersServiceDeps {
   appPasswords: Pick<AppPasswordService, 'revokeUser'>;
   /** The server root (config.root): scope folders are created below it. */
   serverRoot: string;
+  /** Wrong current passwords count as failed logins of the caller and its address (S30). */
+  loginThrottle: Pick<LoginThrottle, 'begin' | 'failed'>;
 }
 
-/** Who is asking: the user re-read for this request, its session, and the request's logger. */
+/** Who is asking: the user re-read for this request, its session, its address, and the request's logger. */
 export interface Actor {
   user: UserRecord;
   session: Session;
+  /** The client address (req.ip): the login throttle counts wrong current passwords per address. */
+  address: string;
   log: FastifyBaseLogger;
 }
 
@@ -90,10 +95,29 @@ const ZERO_PERM: Permissions = { admin: false, execute: false, create: false, re
 export function createUsersService(deps: UsersServiceDeps) {
   const locked = createLock();
 
-  /** S35: the caller's own password, or a recent sign-in for a user without one (docs/api.md §3.2 envelope). */
+  /**
+   * S35: the caller's own password, or a recent sign-in for a user without one (docs/api.md §3.2
+   * envelope). A typed password is a guess: it goes through the login throttle (S30) under the
+   * caller's name and address, so a stolen session cannot guess the password behind it — 429 once
+   * the address (or, for addresses that already failed, the name) is over its limit, whatever the
+   * password. A missing password is no guess: it answers 400 and is not counted.
+   */
   async function checkCurrentPassword(actor: Actor, given: string | undefined): Promise<void> {
     const now = Math.floor(Date.now() / 1000);
-    const answer = await confirmChange(await deps.settings.auther(), actor.user, actor.session, given, now);
+    const auther = await deps.settings.auther();
+    const check = () => confirmChange(auther, actor.user, actor.session, given, now);
+    let answer: Awaited<ReturnType<typeof confirmChange>>;
+    if (confirmationFor(auther, actor.user, actor.session) !== 'password' || typeof given !== 'string' || given === '') {
+      answer = await check();
+    } else {
+      const release = await deps.loginThrottle.begin(actor.address, actor.user.username);
+      try {
+        answer = await check();
+        if (answer === 'wrong-password') await deps.loginThrottle.failed(actor.address, actor.user.username);
+      } finally {
+        release();
+      }
+    }
     if (answer === 'wrong-password') throw new BadRequest(CURRENT_PASSWORD_INCORRECT);
     if (answer === 'sign-in-again') throw new Forbidden(SIGN_IN_AGAIN);
   }
