@@ -1,6 +1,8 @@
 /** Passkeys (WebAuthn, docs/api.md §2.13) over real HTTP, with a software authenticator. */
 import type { PasskeyInfo, SecondFactorStatus } from '@coffer/protocol';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAuther, defaultOidc } from '../src/features/settings/repository.js';
 import { ADMIN, useServer, type TestServer } from './harness.js';
 import { SoftAuthenticator, type Ceremony } from './webauthn-authenticator.js';
@@ -281,6 +283,110 @@ describe('passkeys under the oidc auth method', () => {
     await srv.deps.settings.saveAuther({ ...auther, method: 'oidc', oidc: { ...oidc, passwordLogin: false } });
     expect((await stepOptions()).status).toBe(403);
     await srv.deps.settings.saveAuther(auther);
+  });
+});
+
+describe('passkeys under reCAPTCHA (json auth method)', () => {
+  const srv = useServer({ trustedProxies: ['127.0.0.1'], passkeyOrigin: 'https://coffer.test' });
+  // A siteverify endpoint on loopback whose answers are single-use, as Google's are: a response
+  // starting with "good" passes once.
+  let verifier: Server;
+  const used = new Set<string>();
+  const asked: string[] = [];
+  let n = 0;
+  const captcha = () => `good-${++n}`;
+
+  beforeAll(async () => {
+    verifier = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const response = new URLSearchParams(text).get('response') ?? '';
+        asked.push(response);
+        const ok = req.url === '/recaptcha/api/siteverify' && response.startsWith('good') && !used.has(response);
+        used.add(response);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: ok }));
+      });
+    });
+    await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+    const host = `http://127.0.0.1:${(verifier.address() as AddressInfo).port}`;
+    await srv.deps.settings.saveAuther({ ...defaultAuther('json'), recaptcha: { host, key: 'site-key', secret: 'the-secret' } });
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => verifier.close(() => resolve()));
+  });
+
+  /** As withPasskey, with a session issued directly: the sign-in form wants a captcha here. */
+  async function withPasskeyHere() {
+    const u = await srv.createUser();
+    const token = await srv.deps.tokens.issue(u, { signedInWith: 'password' });
+    const key = new SoftAuthenticator();
+    await addPasskey(srv, token, u.password, key, 'Laptop');
+    return { ...u, token, key };
+  }
+  const login = (u: { username: string; password: string }, extra: Record<string, unknown>, address?: string) =>
+    srv.fetch('/api/login', { method: 'POST', headers: address ? { 'X-Forwarded-For': address } : from(), json: { username: u.username, password: u.password, ...extra } });
+  const stepOptions = (u: { username: string; password: string }, extra: Record<string, unknown>) =>
+    srv.fetch('/api/login/passkey-options', { method: 'POST', headers: from(), json: { username: u.username, password: u.password, ...extra } });
+
+  it('password + captcha, then the passkey step: the captcha is asked for the options, not again at the final login', async () => {
+    const u = await withPasskeyHere();
+    const first = await login(u, { recaptcha: captcha() });
+    expect(first.status).toBe(401);
+    expect(first.headers.get('x-second-factor')).toBe('passkey');
+    // The options check the captcha (none, or a used one: 403) and the password.
+    expect((await stepOptions(u, {})).status).toBe(403);
+    expect((await stepOptions(u, { recaptcha: 'good-1' })).status).toBe(403);
+    expect((await stepOptions({ ...u, password: 'not-the-password' }, { recaptcha: captcha() })).status).toBe(403);
+    const options = await json<{ challenge: string }>(await stepOptions(u, { recaptcha: captcha() }));
+    const passkey = u.key.assert(options, SITE, false);
+    asked.length = 0;
+    const ok = await login(u, { passkey });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect(asked).toEqual([]); // the verifier was not asked again
+    // Once: the challenge is used up, and then the captcha is asked again.
+    expect((await login(u, { passkey })).status).toBe(403);
+  });
+
+  it('a verified passkey does not stand for the password: a wrong password with it is 403', async () => {
+    const u = await withPasskeyHere();
+    const options = await json<{ challenge: string }>(await stepOptions(u, { recaptcha: captcha() }));
+    const passkey = u.key.assert(options, SITE, false);
+    expect((await login({ ...u, password: 'not-the-password' }, { passkey })).status).toBe(403);
+  });
+
+  it('no way around the captcha: a missing, forged, foreign or name-less-sign-in passkey is 403, and counts as a failed login', async () => {
+    const u = await withPasskeyHere();
+    const other = await withPasskeyHere();
+    // A challenge for another user does not answer this user's step.
+    const foreign = other.key.assert(await json<{ challenge: string }>(await stepOptions(other, { recaptcha: captcha() })), SITE, false);
+    expect((await login(u, { passkey: foreign })).status).toBe(403);
+    // A challenge of the sign-in without a name (asked without a captcha) does not either.
+    expect((await login(u, { passkey: u.key.assert(await loginOptions(srv), SITE) })).status).toBe(403);
+    // No challenge at all: an assertion made up by the attacker.
+    const forged = u.key.assert({ challenge: 'bm90LWEtY2hhbGxlbmdl' }, SITE, false);
+    expect((await login(u, { passkey: forged })).status).toBe(403);
+    // A user without a passkey: a passkey in the body does not skip the captcha.
+    const plain = await srv.createUser();
+    expect((await login(plain, { passkey: forged })).status).toBe(403);
+    expect((await login(plain, { recaptcha: captcha() })).status).toBe(200);
+    // Wrong types are 400, never a way past the captcha.
+    for (const passkey of ['x', 1, [], { id: '../..', response: {} }, { id: 'abc', response: 'x' }]) {
+      expect((await login(u, { passkey })).status, JSON.stringify(passkey)).toBe(400);
+    }
+    // Guessing passwords with made-up passkeys from one address: 403 every time, then 429.
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await login({ ...u, password: `guess-${i}-abcdefgh` }, { passkey: forged }, '192.0.2.200')).status);
+    expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('a passkey sign-in without a name works without a captcha', async () => {
+    const u = await withPasskeyHere();
+    const res = await passkeyLogin(srv, u.key.assert(await loginOptions(srv), SITE));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const who = await srv.fetch('/api/users/' + u.id, { token: (await res.text()).trim() });
+    expect(who.status).toBe(200);
   });
 });
 

@@ -153,5 +153,7 @@ export type PasskeyLoginRequest = Static<typeof PasskeyLoginRequest>;
 export const PasskeySecondStepRequest = Type.Object({
   username: Type.String({ maxLength: 1024 }),
   password: Type.String({ maxLength: 1024 }),
+  /** docs/api.md §2.13: a fresh reCAPTCHA answer when the json method asks for one. */
+  recaptcha: Type.Optional(Type.String()),
 });
 export type PasskeySecondStepRequest = Static<typeof PasskeySecondStepRequest>;

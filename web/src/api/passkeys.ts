@@ -43,11 +43,14 @@ export async function signInWithPasskey(): Promise<string> {
   return (await res.text()).trim();
 }
 
-/** The second step after a right password, with one of the user's passkeys. The token. */
-export async function secondStepWithPasskey(username: string, password: string): Promise<string> {
+/**
+ * The second step after a right password, with one of the user's passkeys. The token. Under
+ * reCAPTCHA the options take the captcha's answer; the final login does not ask for it again.
+ */
+export async function secondStepWithPasskey(username: string, password: string, recaptcha = ''): Promise<string> {
   const optionsJSON = await requestJson<PublicKeyCredentialRequestOptionsJSON>('/login/passkey-options', {
     method: 'POST',
-    json: { username, password },
+    json: { username, password, recaptcha },
     token: false,
   });
   const passkey = await startAuthentication({ optionsJSON });

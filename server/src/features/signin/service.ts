@@ -19,6 +19,7 @@ import { jsonLogin } from './methods/json.js';
 import { noauthLogin } from './methods/noauth.js';
 import { proxyLogin, trustedPeer, type ProxyRequest } from './methods/proxy.js';
 import { assertAvailable, provisionedUser, storeProvisioned } from './provision.js';
+import { recaptchaEnabled } from './recaptcha.js';
 
 export interface SigninContext extends ProxyRequest {
   /** The client address (req.ip: X-Forwarded-For only behind a trusted proxy, S30). */
@@ -98,6 +99,27 @@ export function createSigninService(
     return step;
   }
 
+  /**
+   * docs/api.md §2.13 "Passkeys and reCAPTCHA": the final /api/login of the passkey step does not
+   * ask for the captcha again — Google's answers are single-use, and the one the user solved went
+   * to POST /api/login/passkey-options. That route hands out a challenge only after the captcha
+   * and the password were checked, and the challenge is kept for that user alone (purpose
+   * 'second'). So an assertion that verifies against one of this user's passkeys shows that this
+   * user passed the captcha for this attempt, within the challenge's lifetime, once (the challenge
+   * is used up). Returns that user, or null: no such user, no passkey, or it did not verify (a
+   * wrong code of the user, counted as such). A challenge of the sign-in without a name (purpose
+   * 'login') never answers here.
+   */
+  async function captchaProvenByPasskey(creds: Credentials, ctx: SigninContext): Promise<UserRecord | null> {
+    if (!creds.passkey || !deps.passkeys || !ctx.rp) return null;
+    const user = await users.byUsername(creds.username);
+    if (!user) return null;
+    await loginThrottle.codeAdmit(user.id);
+    const ok = await deps.passkeys.verifySecondFactor(user.id, ctx.rp(), creds.passkey, ctx.log);
+    if (!ok) await loginThrottle.codeFailed(user.id);
+    return ok ? user : null;
+  }
+
   /** What the user can answer the second step with, for X-Second-Factor. */
   async function secondFactorMethods(userId: number): Promise<string> {
     const methods: string[] = [];
@@ -119,6 +141,8 @@ export function createSigninService(
     noSession = false,
     /** Check the password only (the passkey options of the second step). */
     passwordOnly = false,
+    /** The passkey step under reCAPTCHA: the passkey first, then `check` (which skips the captcha). */
+    passkeyFirst = false,
   ): Promise<UserRecord> {
     let release: () => void;
     try {
@@ -131,8 +155,16 @@ export function createSigninService(
     let user: UserRecord | null;
     let step: 'ok' | 'missing' | 'wrong' = 'ok';
     try {
-      user = await check();
-      if (user && !passwordOnly) step = await secondStep(user, creds, noSession, ctx);
+      if (passkeyFirst) {
+        // The passkey before the password: `check` skips the captcha, so it runs only once this
+        // user's passkey has verified (see captchaProvenByPasskey).
+        const proven = await captchaProvenByPasskey(creds, ctx);
+        user = proven ? await check() : null;
+        if (user && user.id !== proven?.id) user = null;
+      } else {
+        user = await check();
+        if (user && !passwordOnly) step = await secondStep(user, creds, noSession, ctx);
+      }
       if (!user || step === 'wrong') await loginThrottle.failed(ctx.address, creds.username);
     } finally {
       release();
@@ -169,6 +201,11 @@ export function createSigninService(
       // falls through
       case 'json': {
         const creds = parseCredentials(body);
+        if (creds.passkey && !passwordOnly && recaptchaEnabled(auther.recaptcha)) {
+          // The captcha was checked when the passkey options were asked for (captchaProvenByPasskey).
+          const noCaptcha = { ...auther, recaptcha: null };
+          return throttled(creds, ctx, () => jsonLogin({ users, options }, noCaptcha, creds, ctx.log), false, false, true);
+        }
         return throttled(creds, ctx, () => jsonLogin({ users, options }, auther, creds, ctx.log), false, passwordOnly);
       }
       case 'hook': {

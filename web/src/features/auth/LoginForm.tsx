@@ -111,12 +111,20 @@ export function LoginForm() {
   async function handlePasskey() {
     if (busy) return;
     setProblem(null);
+    // docs/api.md §2.13: the passkey step's options take a fresh captcha answer (the first one went
+    // to the password step); the sign-in without a name takes none.
+    const recaptcha = codeStep && config.ReCaptcha ? (captcha.current?.response() ?? '') : '';
+    if (codeStep && config.ReCaptcha && !recaptcha) {
+      setProblem({ kind: 'wrongCredentials' });
+      return;
+    }
     setBusy(true);
     try {
       // The WebAuthn library loads on the first use: the login screen stays within its budget (e2e budget.spec).
       const { secondStepWithPasskey, signInWithPasskey } = await import('../../api/passkeys');
-      setToken(codeStep ? await secondStepWithPasskey(username, password) : await signInWithPasskey());
+      setToken(codeStep ? await secondStepWithPasskey(username, password, recaptcha) : await signInWithPasskey());
     } catch (err) {
+      captcha.current?.reset();
       const found = loginProblem(err, 'code');
       // A refusal, or the browser's own cancel or error (not an ApiError).
       setProblem(found.kind === 'wrongCode' || found.kind === 'other' ? { kind: 'passkeyFailed' } : found);
