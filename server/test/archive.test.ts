@@ -4,10 +4,12 @@
  * here), and names, contents, modes and times are compared with the tree on disk.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipActivity } from '../src/features/archive/gzip-parallel.js';
 import { archiveActivity } from '../src/features/archive/service.js';
 import { useServer } from './harness.js';
 import { putFile, rawGet } from './raw-helpers.js';
@@ -393,6 +395,51 @@ describe('archive streaming', () => {
       failed = true;
     }
     expect(failed).toBe(true);
+  }, 30_000);
+
+  it('tar.gz in parallel gzip members: an empty folder and files larger than one block read with gzip and tar', async () => {
+    await mkdir(path.join(srv.root, 'gz-empty'));
+    const empty = await rawGet(srv, '/api/raw/gz-empty/?algo=targz', { 'X-Auth': admin });
+    expect(empty.status).toBe(200);
+    execFileSync('gzip', ['-t'], { input: empty.body });
+    expect(execFileSync('tar', ['tzf', '-'], { input: empty.body }).toString()).toBe('');
+    // Several members: 3 MiB that does not compress, 1.5 MiB that does, and small files around them.
+    const noise = randomBytes(3 * 1024 * 1024);
+    await putFile(srv.root, 'gz-big/a.txt', 'first\n', MTIME);
+    await putFile(srv.root, 'gz-big/noise.bin', noise, MTIME);
+    await putFile(srv.root, 'gz-big/m/big.bin', BIG, MTIME);
+    await putFile(srv.root, 'gz-big/z.txt', 'last\n', MTIME);
+    const before = gzipActivity.blocks;
+    const res = await rawGet(srv, '/api/raw/gz-big/?algo=targz', { 'X-Auth': admin });
+    expect(res.status).toBe(200);
+    expect(gzipActivity.blocks - before).toBeGreaterThan(3);
+    execFileSync('gzip', ['-t'], { input: res.body });
+    const names = execFileSync('tar', ['tzf', '-'], { input: res.body }).toString().split('\n').filter(Boolean);
+    expect(names.sort()).toEqual(['a.txt', 'm/', 'm/big.bin', 'noise.bin', 'z.txt']);
+    const { dir } = extract('targz', res.body);
+    expect((await readFile(path.join(dir, 'noise.bin'))).equals(noise)).toBe(true);
+    expect((await readFile(path.join(dir, 'm/big.bin'))).equals(BIG)).toBe(true);
+    expect(await readFile(path.join(dir, 'z.txt'), 'utf8')).toBe('last\n');
+  }, 60_000);
+
+  it('tar.gz: a client that goes away stops the gzip workers', async () => {
+    for (let i = 0; i < 30; i++) await putFile(srv.root, `gz-abort/f${i}.bin`, randomBytes(1536 * 1024));
+    const before = gzipActivity.blocks;
+    const ctrl = new AbortController();
+    const res = await srv.fetch('/api/raw/gz-abort/?algo=targz', { token: admin, signal: ctrl.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    ctrl.abort();
+    for (let i = 0; i < 100 && archiveActivity.active > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(archiveActivity.active).toBe(0);
+    for (let i = 0; i < 100 && gzipActivity.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gzipActivity.inFlight).toBe(0);
+    const stopped = gzipActivity.blocks;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(gzipActivity.blocks).toBe(stopped);
+    // 45 MiB of input is at least 45 blocks: the work stopped long before that.
+    expect(stopped - before).toBeLessThan(40);
   }, 30_000);
 
   it('sends the first bytes before the archive is complete', async () => {

@@ -1,12 +1,13 @@
 /**
- * The compressors behind the tar formats. gzip and brotli are node:zlib streams, xz is liblzma
+ * The compressors behind the tar formats. gzip is compressed on both cores, in blocks that become
+ * gzip members (gzip-parallel.ts); brotli is a node:zlib stream, xz is liblzma
  * (lzma-native) as a stream; lz4, zstd and Snappy compress chunk by chunk off the main thread
  * (napi-rs libraries) into concatenated frames, which their standard tools read as one stream;
  * bzip2 is our own encoder in a worker (bzip2.ts). Input reaches every codec in chunks of at least
  * 64 KiB (Coalesce) so that the per-call cost stays small.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { constants, createBrotliCompress } from 'node:zlib';
 import { compress as zstdCompress } from '@mongodb-js/zstd';
 import { createCompressor as createXz } from 'lzma-native';
 import { compressFrame as lz4Frame } from 'lz4-napi';
@@ -15,6 +16,7 @@ import type { Codec } from './formats.js';
 import { createBzip2Stream } from './bzip2-stream.js';
 import { frameChunk, MAX_CHUNK, STREAM_IDENTIFIER } from './snappy-frame.js';
 import { BlockCodec } from './codecs-block.js';
+import { ParallelGzip } from './gzip-parallel.js';
 
 export { BlockCodec };
 
@@ -73,7 +75,7 @@ export function createCodec(codec: Codec): Transform | null {
     case 'none':
       return null;
     case 'gzip':
-      return createGzip({ level: 6 });
+      return new ParallelGzip(6);
     case 'brotli':
       // Quality 5 keeps brotli streaming at disk speed; 11 (the default) is for static assets.
       return createBrotliCompress({
