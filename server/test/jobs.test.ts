@@ -151,6 +151,36 @@ describe('jobs: limits', () => {
   });
 });
 
+describe('jobs: the per-user limit across processes', () => {
+  const srv = useServer({ jobsPerUser: 2, jobs: 8 });
+
+  it('starts at once in two processes on one database take the last places once', async () => {
+    const second = await createDeps(srv.config, { failureDelayMs: 0, jobHeartbeatMs: 60_000 });
+    const hs: ReturnType<typeof held>[] = [];
+    try {
+      const u = await srv.createUser();
+      const first = held();
+      hs.push(first);
+      await srv.deps.jobs.start(u, 'test', {}, first.work);
+      // One place left, asked for by both processes at the same moment.
+      const tries = [srv.deps.jobs, second.deps.jobs].map((jobs) => {
+        const h = held();
+        hs.push(h);
+        return jobs.start(u, 'test', {}, h.work);
+      });
+      const settled = await Promise.allSettled(tries);
+      expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
+      for (const s of settled.filter((s) => s.status === 'rejected')) expect(s.reason).toMatchObject({ status: 429 });
+      const rows = await srv.deps.db.kysely.selectFrom('jobs').select('id').where('user_id', '=', u.id).execute();
+      expect(rows).toHaveLength(2);
+    } finally {
+      for (const h of hs) h.release();
+      await second.deps.jobs.close();
+      await second.deps.db.close();
+    }
+  });
+});
+
 describe('jobs: restarts', () => {
   it('a running job of a process that stopped beating is failed at the next start, not left running', async () => {
     // Beats far apart: no sweep runs during the test, only the second process's start.

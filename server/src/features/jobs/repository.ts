@@ -1,7 +1,7 @@
 /** Kysely queries on `jobs` — the only SQL about jobs. */
 import type { Selectable } from 'kysely';
 import type { JobResult, JobState } from '@coffer/protocol';
-import type { Db } from '../../db/index.js';
+import { inKeyedTransaction, type Db } from '../../db/index.js';
 import type { JobsTable } from '../../db/schema.js';
 
 export interface JobRecord {
@@ -24,6 +24,8 @@ export interface JobRecord {
 }
 
 export const UNFINISHED: JobState[] = ['queued', 'running'];
+/** inKeyedTransaction's key for "count a user's jobs, then add one" (jobs/service.ts limits). */
+const JOB_TAKING_KEY = 0x4a6f6254616b; // "JobTak"
 
 function parse<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
@@ -68,27 +70,43 @@ export function createJobRepository(db: Db) {
   const selected = () =>
     k.selectFrom('jobs').leftJoin('users', 'users.id', 'jobs.user_id').selectAll('jobs').select('users.username');
 
+  const row = (j: NewJob) => ({
+    id: j.id,
+    kind: j.kind,
+    user_id: j.userId,
+    inputs: JSON.stringify(j.inputs),
+    state: 'queued' as const,
+    progress_done: 0,
+    progress_total: 0,
+    error: null,
+    result: null,
+    instance: j.instance,
+    cancel_requested: 0,
+    created_at: j.now,
+    updated_at: j.now,
+    finished_at: null,
+  });
+
   return {
-    async insert(j: NewJob): Promise<void> {
-      await k
-        .insertInto('jobs')
-        .values({
-          id: j.id,
-          kind: j.kind,
-          user_id: j.userId,
-          inputs: JSON.stringify(j.inputs),
-          state: 'queued',
-          progress_done: 0,
-          progress_total: 0,
-          error: null,
-          result: null,
-          instance: j.instance,
-          cancel_requested: 0,
-          created_at: j.now,
-          updated_at: j.now,
-          finished_at: null,
-        })
-        .execute();
+    /**
+     * Adds `j` unless its user already has `perUser` jobs queued or running (0: no limit); false
+     * when refused. The count and the insert are one step for every process on the database
+     * (db/index.ts inKeyedTransaction): two starts at once in two instances or workers cannot both
+     * take the last place.
+     */
+    async insertUnderLimit(j: NewJob, perUser: number): Promise<boolean> {
+      return inKeyedTransaction(db, JOB_TAKING_KEY, function* (t) {
+        if (perUser > 0) {
+          const [mine] = (yield t
+            .selectFrom('jobs')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('user_id', '=', j.userId)
+            .where('state', 'in', UNFINISHED)) as { n: number }[];
+          if (Number(mine?.n ?? 0) >= perUser) return false;
+        }
+        yield t.insertInto('jobs').values(row(j));
+        return true;
+      });
     },
 
     async get(id: string): Promise<JobRecord | undefined> {
@@ -101,17 +119,6 @@ export function createJobRepository(db: Db) {
       let q = selected().orderBy('jobs.created_at', 'desc').orderBy('jobs.id').limit(limit);
       if (userId !== undefined) q = q.where('jobs.user_id', '=', userId);
       return (await q.execute()).map(fromRow);
-    },
-
-    /** Queued and running jobs of one user, in every instance. */
-    async countUnfinished(userId: number): Promise<number> {
-      const row = await k
-        .selectFrom('jobs')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('state', 'in', UNFINISHED)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
     },
 
     async setRunning(id: string, now: number): Promise<void> {

@@ -212,11 +212,10 @@ export function createJobService(deps: JobServiceDeps) {
     async start(user: UserRecord, kind: string, inputs: Record<string, unknown>, work: JobWork): Promise<JobRecord> {
       if (closing) throw new HttpError(503, 'the server is stopping');
       const started = starting.then(async () => {
-        if (limits.perUser > 0 && (await repo.countUnfinished(user.id)) >= limits.perUser) {
+        const id = randomBytes(16).toString('hex');
+        if (!(await repo.insertUnderLimit({ id, kind, userId: user.id, inputs, instance, now: now() }, limits.perUser))) {
           throw new TooManyRequests(JOB_RETRY_AFTER_S);
         }
-        const id = randomBytes(16).toString('hex');
-        await repo.insert({ id, kind, userId: user.id, inputs, instance, now: now() });
         const job: Local = { id, work, controller: new AbortController(), done: 0, total: 0, lastWrite: 0 };
         local.set(id, job);
         queue.push(job);
