@@ -5,7 +5,10 @@
 // Goals: build ≤ 90 s, peak RSS ≤ 400 MB, /health p99 < 50 ms during the build; query ≤ 50 ms
 // median; folder sizes add ≤ 50 ms.
 //
-//   [COFFER_BENCH_DIR=/dev/shm] node bench/index/run.mjs [--runs 5] [--keep]   (after `npm run build`; --keep keeps the tree for the next run)
+//   [COFFER_BENCH_DIR=/dev/shm] node bench/index/run.mjs [--runs 5] [--keep] [--build-only] [--bin <coffer.js>]
+//   (after `npm run build`; --keep keeps the tree for the next run; --build-only stops after the
+//   cold build; --bin builds with another build's server/bin/coffer.js, e.g. a copy of the previous
+//   one, to take before and after in turns)
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -19,6 +22,9 @@ const arg = (name, dflt) => {
 };
 const RUNS = arg('runs', 5);
 const KEEP = process.argv.includes('--keep');
+const BUILD_ONLY = process.argv.includes('--build-only');
+const bi = process.argv.indexOf('--bin');
+const BIN = bi > 0 ? path.resolve(process.argv[bi + 1]) : undefined;
 const TOP = 98;
 const SUB = 100;
 const FILES = 100;
@@ -90,11 +96,11 @@ try {
   const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 
   // The walk's server first (idle during the build; a start beside a build can outlast the wait).
-  walked = await startCoffer(dbDirs[1], root, ['--disable-index']);
+  if (!BUILD_ONLY) walked = await startCoffer(dbDirs[1], root, ['--disable-index']);
 
   // --- cold build ---
   const t0 = performance.now();
-  indexed = await startCoffer(dbDirs[0], root);
+  indexed = await startCoffer(dbDirs[0], root, [], BIN);
   const rss = sampleRss(indexed.pid, 50);
   const health = [];
   let status;
@@ -119,7 +125,13 @@ try {
   const { peakMiB } = rss.stop();
   const healthP99 = p99(health);
   const peakMB = (peakMiB * 1024 * 1024) / 1e6;
-  console.error(`build: ${fmt(buildS, 1)} s, ${status.entries} entries, peak RSS ${fmt(peakMB, 0)} MB, /health p99 ${fmt(healthP99, 1)} ms (${health.length})`);
+  const healthMax = Math.max(...health);
+  console.error(`build: ${fmt(buildS, 1)} s, ${status.entries} entries, peak RSS ${fmt(peakMB, 0)} MB, /health p99 ${fmt(healthP99, 1)} ms, max ${fmt(healthMax, 1)} ms (${health.length})`);
+  if (BUILD_ONLY) {
+    console.log(`index --build-only${BIN ? ` (${BIN})` : ''}: load average at start ${load}, at end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`| build ${fmt(buildS, 1)} s | peak RSS ${fmt(peakMB, 0)} MB | /health p50 ${fmt(median(health), 1)} ms, p99 ${fmt(healthP99, 1)} ms, max ${fmt(healthMax, 1)} ms (${health.length}) |`);
+    process.exitCode = buildS <= 90 && peakMB <= 400 && healthP99 < 50 ? 0 : 1;
+  } else {
 
   // --- name query: index, walk, find ---
   const QUERY = 'zebra';
@@ -167,6 +179,7 @@ try {
   console.log(`| listing of ${WIDE.toLocaleString('en')} subfolders with folder sizes / without | ${fmt(withSizes, 0)} / ${fmt(without, 0)} ms (+${fmt(withSizes - without, 0)} ms) | ≤ +50 ms |`);
   const met = buildS <= 90 && peakMB <= 400 && healthP99 < 50 && indexMs <= 50 && withSizes - without <= 50;
   console.log(`goals: ${met ? 'met' : 'MISSED'}`);
+  }
 } finally {
   await indexed?.stop();
   await walked?.stop();

@@ -5,11 +5,14 @@
  * reported as links and never followed. Paths here are real paths below the server root; the
  * index never takes a path from a request.
  */
-import type { Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isTempName } from './names.js';
 import { isReserved, reservedNamesIn } from './reserved.js';
+import { lstatNames } from './worker-pool.js';
+
+const { S_IFMT, S_IFLNK, S_IFDIR } = constants;
 
 export interface ScanEntry {
   name: string;
@@ -21,9 +24,6 @@ export interface ScanEntry {
   mtime: number;
   inode: number;
 }
-
-/** lstat calls in flight per folder read. */
-const STAT_CONCURRENCY = 32;
 
 function entryOf(name: string, st: Stats): ScanEntry {
   const isLink = st.isSymbolicLink();
@@ -37,17 +37,37 @@ export async function scanEntry(real: string): Promise<ScanEntry | null> {
 }
 
 /**
- * The entries of the real folder `dir`, each with one lstat; null when `dir` is not a readable
- * folder. Entries that vanish between the readdir and their lstat are left out.
+ * The entries of the real folder `dir`, each with one lstat (in the stat workers, fs/worker-pool.ts:
+ * a folder's stats are one message to the event loop, not a callback per entry); null when `dir`
+ * is not a readable folder. Entries that vanish between the readdir and their lstat are left out.
  */
 export async function scanFolder(dir: string): Promise<ScanEntry[] | null> {
   const names = await readdir(dir).catch(() => null);
   if (!names) return null;
   const reserved = reservedNamesIn(dir);
   const wanted = names.filter((n) => !isTempName(n) && !reserved.has(n));
+  if (wanted.length === 0) return [];
+  const st = await lstatNames(dir, wanted).catch(() => null);
+  // A worker that died meanwhile (it is replaced at the next call): this folder's stats on libuv's pool.
+  if (!st) return lstatHere(dir, wanted);
   const out: ScanEntry[] = [];
-  for (let i = 0; i < wanted.length; i += STAT_CONCURRENCY) {
-    const part = wanted.slice(i, i + STAT_CONCURRENCY);
+  for (let i = 0; i < wanted.length; i++) {
+    if (!st.ok[i]) continue;
+    const type = st.mode[i]! & S_IFMT;
+    const isLink = type === S_IFLNK;
+    out.push({ name: wanted[i]!, isDir: type === S_IFDIR, isLink, size: st.size[i]!, mtime: st.mtime[i]!, inode: st.ino[i]! });
+  }
+  return out;
+}
+
+/** lstat calls in flight per folder in `lstatHere`. */
+const STAT_CONCURRENCY = 32;
+
+/** `scanFolder`'s stats through libuv's pool, a callback each. */
+async function lstatHere(dir: string, names: string[]): Promise<ScanEntry[]> {
+  const out: ScanEntry[] = [];
+  for (let i = 0; i < names.length; i += STAT_CONCURRENCY) {
+    const part = names.slice(i, i + STAT_CONCURRENCY);
     const stats = await Promise.all(part.map((n) => lstat(path.join(dir, n)).catch(() => null)));
     stats.forEach((st, k) => {
       if (st) out.push(entryOf(part[k]!, st));

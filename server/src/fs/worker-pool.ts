@@ -165,6 +165,25 @@ function stats({ id, dir, root, joined, n }) {
   }
   return [{ id, kind, size, sec, nsec, mode, created, real }, [kind.buffer, size.buffer, sec.buffer, nsec.buffer, mode.buffer, created.buffer]];
 }
+// The file index's stats (fs/index-scan.ts): lstat only — a link is reported as a link with its
+// own size and never followed, so no root to judge targets against. Per entry: 1 when lstat
+// answered (0: gone or unreadable), st_mode, size, whole mtime ms, inode.
+function lstats({ id, dir, joined, n }) {
+  const names = n === 0 ? [] : joined.split('\0');
+  const ok = new Uint8Array(n), mode = new Uint32Array(n), size = new Float64Array(n);
+  const mtime = new Float64Array(n), ino = new Float64Array(n);
+  const prefix = dir.endsWith('/') ? dir : dir + '/';
+  for (let i = 0; i < n; i++) {
+    let st;
+    try { st = fs.lstatSync(prefix + names[i]); } catch { continue; }
+    ok[i] = 1;
+    mode[i] = st.mode;
+    size[i] = st.size;
+    mtime[i] = Math.floor(st.mtimeMs);
+    ino[i] = st.ino;
+  }
+  return [{ id, ok, mode, size, mtime, ino }, [ok.buffer, mode.buffer, size.buffer, mtime.buffer, ino.buffer]];
+}
 function read({ id, real, start, length, dev, ino }) {
   let fd;
   try { fd = fs.openSync(real, READ_FLAGS); } catch (e) {
@@ -267,7 +286,7 @@ function write({ id, files, data, mode }) {
 parentPort.on('message', (msg) => {
   let out;
   try {
-    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.op === 'write' ? write(msg) : msg.real === undefined ? stats(msg) : read(msg);
+    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.op === 'write' ? write(msg) : msg.op === 'lstat' ? lstats(msg) : msg.real === undefined ? stats(msg) : read(msg);
   } catch (e) { out = [fail(msg.id, e), []]; }
   parentPort.postMessage(out[0], out[1]);
 });
@@ -452,6 +471,43 @@ export async function statNames(dir: string, root: string, names: string[]): Pro
     out.mode.set(p.mode, at);
     out.created.set(p.created, at);
     for (const [i, r] of Object.entries(p.real)) out.real[at + Number(i)] = r;
+  });
+  return out;
+}
+
+/** `lstatNames`' answer, by position in the names asked. */
+export interface LstatPart {
+  /** 1 when the entry was lstat'ed, 0 when it vanished or could not be read. */
+  ok: Uint8Array;
+  /** st_mode of the entry itself (a link's own). */
+  mode: Uint32Array;
+  size: Float64Array;
+  /** Modification time in whole ms (`Math.floor(mtimeMs)`). */
+  mtime: Float64Array;
+  ino: Float64Array;
+}
+
+/**
+ * One lstat per name of `dir` (a real folder path; names from its readdir, never holding a slash),
+ * in the stat workers below the event loop's priority (the file index's build: a million lstat
+ * calls as libuv round trips were a callback each on the event loop, and four pool threads at its
+ * priority). Links are not followed. A big folder is split between the workers.
+ */
+export async function lstatNames(dir: string, names: string[]): Promise<LstatPart> {
+  const ask = (w: PoolWorker, part: string[]) => statPool.ask<LstatPart>(w, { op: 'lstat', dir, joined: part.join('\0'), n: part.length });
+  const n = names.length;
+  if (n < SPLIT_AT) return ask(statPool.pick(1)[0]!, names);
+  const workers = statPool.pick(poolSize());
+  const per = Math.ceil(n / workers.length);
+  const parts = await Promise.all(workers.map((w, k) => ask(w, names.slice(k * per, (k + 1) * per))));
+  const out: LstatPart = { ok: new Uint8Array(n), mode: new Uint32Array(n), size: new Float64Array(n), mtime: new Float64Array(n), ino: new Float64Array(n) };
+  parts.forEach((p, k) => {
+    const at = k * per;
+    out.ok.set(p.ok, at);
+    out.mode.set(p.mode, at);
+    out.size.set(p.size, at);
+    out.mtime.set(p.mtime, at);
+    out.ino.set(p.ino, at);
   });
   return out;
 }

@@ -19,6 +19,8 @@ export interface HitRow {
 }
 
 export interface IndexStore {
+  /** Writes run synchronously on the event loop (SQLite): the build sizes them by time. */
+  readonly blocking?: boolean;
   state(): Promise<Record<string, string>>;
   setState(values: Record<string, string>): Promise<void>;
   /** Removes every row (a new build). */
@@ -92,6 +94,7 @@ function sqliteStore(h: SQLite.Database): IndexStore {
     for (const [k, v] of Object.entries(values)) st.setState.run(k, v);
   });
   return {
+    blocking: true,
     state: async () => Object.fromEntries((st.state.all() as { key: string; value: string }[]).map((r) => [r.key, r.value])),
     setState: async (v) => void setState(v),
     clear: async () => {
