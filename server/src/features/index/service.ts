@@ -284,7 +284,13 @@ export function createIndexService(opts: IndexOptions) {
       { id: ROOT_ID, parent: 0, path: '', name: '', ...fieldsOf(top!), is_dir: 1, is_link: 0, tree_size: 0 },
     ]);
     progress.entries = 1;
-    const total = await scanBelow({ id: ROOT_ID, rel: '' }, true);
+    const bulk = store.bulk?.();
+    let total: number;
+    try {
+      total = await scanBelow({ id: ROOT_ID, rel: '' }, true);
+    } finally {
+      await bulk?.end();
+    }
     if (stopped) return;
     await store.setTreeSizes([[ROOT_ID, total]]);
     await store.setState({ status: 'ready', root, builtAt: String(Date.now()) });
