@@ -76,16 +76,16 @@ describe('lstatNames', () => {
     expect(st.mode[4]! & 0o170000).toBe(0o120000); // a link, not the folder it points to
   });
 
-  it('splits a big folder between the workers and keeps every answer in its place', async () => {
+  it('keeps every answer of a big folder in its place', async () => {
     const big = path.join(dir, 'big');
     mkdirSync(big);
     const names: string[] = [];
-    for (let i = 0; i < 5000; i++) {
+    for (let i = 0; i < 3000; i++) {
       const n = `f${i}`;
       names.push(n);
       writeFileSync(path.join(big, n), Buffer.alloc(i % 97));
     }
-    names.splice(2500, 0, 'not-there');
+    names.splice(1500, 0, 'not-there');
     const st = await lstatNames(big, names);
     expect(st.ok.length).toBe(names.length);
     for (let i = 0; i < names.length; i++) {
@@ -96,5 +96,5 @@ describe('lstatNames', () => {
       const own = lstatSync(path.join(big, names[i]!));
       expect([st.ok[i], st.size[i], st.ino[i], st.mtime[i]]).toEqual([1, own.size, own.ino, Math.floor(own.mtimeMs)]);
     }
-  });
+  }, 60_000);
 });

@@ -37,7 +37,7 @@ export async function scanEntry(real: string): Promise<ScanEntry | null> {
 }
 
 /**
- * The entries of the real folder `dir`, each with one lstat (in the stat workers, fs/worker-pool.ts:
+ * The entries of the real folder `dir`, each with one lstat (in the index's worker, fs/worker-pool.ts:
  * a folder's stats are one message to the event loop, not a callback per entry); null when `dir`
  * is not a readable folder. Entries that vanish between the readdir and their lstat are left out.
  */

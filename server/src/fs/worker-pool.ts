@@ -8,6 +8,7 @@
  *   instead of three (small raw downloads; the rest of their time is one HTTP answer).
  * - folder reads: the names of a folder, read a bounded number per system call and sorted in the
  *   worker, handed over in parts.
+ * - the file index's stats: one lstat per entry of a folder, a folder per round trip (index-scan.ts).
  * - archive batches: many small files the walker produced read in one round trip, each checked
  *   to be the file walked, and for ZIP deflated with its CRC taken there too (archive downloads:
  *   10,000 small files cost three libuv round trips each and a deflate on the event loop).
@@ -488,28 +489,20 @@ export interface LstatPart {
 }
 
 /**
+ * The file index's stats: one worker at the main thread's priority, as libuv's threads ran its
+ * lstat calls before. At nice 10 (the listings' stat workers) a cold build of a million entries
+ * took 573 s instead of ~150 s on a machine loaded 15 times over: the build's stats got ~1 % of a
+ * core. One worker, not libuv's four threads, competes with the event loop.
+ */
+const indexPool = new Pool(() => 1, 0);
+
+/**
  * One lstat per name of `dir` (a real folder path; names from its readdir, never holding a slash),
- * in the stat workers below the event loop's priority (the file index's build: a million lstat
- * calls as libuv round trips were a callback each on the event loop, and four pool threads at its
- * priority). Links are not followed. A big folder is split between the workers.
+ * in the index's worker (the file index's build: a million lstat calls as libuv round trips were
+ * a callback each on the event loop). Links are not followed.
  */
 export async function lstatNames(dir: string, names: string[]): Promise<LstatPart> {
-  const ask = (w: PoolWorker, part: string[]) => statPool.ask<LstatPart>(w, { op: 'lstat', dir, joined: part.join('\0'), n: part.length });
-  const n = names.length;
-  if (n < SPLIT_AT) return ask(statPool.pick(1)[0]!, names);
-  const workers = statPool.pick(poolSize());
-  const per = Math.ceil(n / workers.length);
-  const parts = await Promise.all(workers.map((w, k) => ask(w, names.slice(k * per, (k + 1) * per))));
-  const out: LstatPart = { ok: new Uint8Array(n), mode: new Uint32Array(n), size: new Float64Array(n), mtime: new Float64Array(n), ino: new Float64Array(n) };
-  parts.forEach((p, k) => {
-    const at = k * per;
-    out.ok.set(p.ok, at);
-    out.mode.set(p.mode, at);
-    out.size.set(p.size, at);
-    out.mtime.set(p.mtime, at);
-    out.ino.set(p.ino, at);
-  });
-  return out;
+  return indexPool.ask<LstatPart>(indexPool.pick(1)[0]!, { op: 'lstat', dir, joined: names.join('\0'), n: names.length });
 }
 
 /**
@@ -650,5 +643,5 @@ export function listingWorkers(): number {
 
 /** Stops the workers (tests and shutdown; they are unref'd and never hold the process). */
 export async function closeWorkerPools(): Promise<void> {
-  await Promise.all([statPool.close(), readPool.close(), listPool.close(), batchPool.close(), writePool.close()]);
+  await Promise.all([statPool.close(), readPool.close(), listPool.close(), indexPool.close(), batchPool.close(), writePool.close()]);
 }
