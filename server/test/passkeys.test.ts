@@ -3,6 +3,7 @@ import type { PasskeyInfo, SecondFactorStatus } from '@coffer/protocol';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_CODE_LIMIT } from '../src/auth/throttle.js';
 import { defaultAuther, defaultOidc } from '../src/features/settings/repository.js';
 import { ADMIN, useServer, type TestServer } from './harness.js';
 import { SoftAuthenticator, type Ceremony } from './webauthn-authenticator.js';
@@ -379,6 +380,20 @@ describe('passkeys under reCAPTCHA (json auth method)', () => {
     for (let i = 0; i < 11; i++) statuses.push((await login({ ...u, password: `guess-${i}-abcdefgh` }, { passkey: forged }, '192.0.2.200')).status);
     expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
     expect(statuses[10]).toBe(429);
+  });
+
+  it('made-up passkeys sent with a name alone (no captcha, no password) do not lock the user out of the passkey step', async () => {
+    const u = await withPasskeyHere();
+    const forged = u.key.assert({ challenge: 'bm90LWEtY2hhbGxlbmdl' }, SITE, false);
+    // From many addresses, each below its own limit: as many as the second step's code limit allows.
+    for (let i = 0; i < LOGIN_CODE_LIMIT; i++) {
+      const res = await login({ ...u, password: 'not-the-password' }, { passkey: forged }, `203.0.113.${i + 1}`);
+      expect(res.status).toBe(403);
+    }
+    // The user, with the captcha, the password and the passkey, still gets in.
+    const options = await json<{ challenge: string }>(await stepOptions(u, { recaptcha: captcha() }));
+    const ok = await login(u, { passkey: u.key.assert(options, SITE, false) });
+    expect(ok.status, await ok.clone().text()).toBe(200);
   });
 
   it('a passkey sign-in without a name works without a captcha', async () => {

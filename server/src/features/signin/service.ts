@@ -106,8 +106,11 @@ export function createSigninService(
    * and the password were checked, and the challenge is kept for that user alone (purpose
    * 'second'). So an assertion that verifies against one of this user's passkeys shows that this
    * user passed the captcha for this attempt, within the challenge's lifetime, once (the challenge
-   * is used up). Returns that user, or null: no such user, no passkey, or it did not verify (a
-   * wrong code of the user, counted as such). A challenge of the sign-in without a name (purpose
+   * is used up). Returns that user, or null: no such user, no passkey, or it did not verify.
+   * A refusal here is not counted as a wrong code of the user (codeFailed): nothing — no captcha,
+   * no password — was checked before it, so anyone knowing the name could otherwise use up the
+   * user's code limit and lock the real user out of the second step; it counts as a failed login
+   * of the address and name (throttled). A challenge of the sign-in without a name (purpose
    * 'login') never answers here.
    */
   async function captchaProvenByPasskey(creds: Credentials, ctx: SigninContext): Promise<UserRecord | null> {
@@ -116,7 +119,6 @@ export function createSigninService(
     if (!user) return null;
     await loginThrottle.codeAdmit(user.id);
     const ok = await deps.passkeys.verifySecondFactor(user.id, ctx.rp(), creds.passkey, ctx.log);
-    if (!ok) await loginThrottle.codeFailed(user.id);
     return ok ? user : null;
   }
 
