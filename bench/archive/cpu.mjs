@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { median, startCoffer, timedGet } from '../download/common.mjs';
+import { median, startCoffer, timedGet, waitForIndex } from '../download/common.mjs';
 import { makeTree } from './tree.mjs';
 
 const arg = (name, dflt) => {
@@ -48,6 +48,7 @@ try {
     tool.push({ cpu: (u + s) * 1000, wall: e * 1000 });
   }
   coffer = await startCoffer(dir, root);
+  await waitForIndex(coffer.port, coffer.token);
   const headers = { 'X-Auth': coffer.token };
   await timedGet(coffer.port, `/api/raw/small?algo=${ALGO}`, headers);
   const runs = [];

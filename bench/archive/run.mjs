@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, median, sampleRss, startCoffer, timedGet } from '../download/common.mjs';
+import { fmt, median, sampleRss, startCoffer, timedGet, waitForIndex } from '../download/common.mjs';
 import { makeTree } from './tree.mjs';
 
 const arg = (name, dflt) => {
@@ -38,6 +38,7 @@ try {
   const zipMs = timeTool('zip', (out) => ['-q', '-r', out, 'small']);
   const tarMs = timeTool('tar', (out) => ['czf', out, 'small']);
   coffer = await startCoffer(dir, root);
+  await waitForIndex(coffer.port, coffer.token);
   const headers = { 'X-Auth': coffer.token };
   const rows = [];
   for (const [label, algo, toolMs] of [

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { median, request, startCoffer } from '../download/common.mjs';
+import { median, request, startCoffer, waitForIndex } from '../download/common.mjs';
 import { makeTree } from '../archive/tree.mjs';
 
 const i = process.argv.indexOf('--runs');
@@ -47,6 +47,7 @@ try {
     rmSync(out, { recursive: true, force: true });
   }
   coffer = await startCoffer(dir, root, ['--jobs-per-user', '0']);
+  await waitForIndex(coffer.port, coffer.token);
   const headers = { 'X-Auth': coffer.token, 'Content-Type': 'application/json' };
   const runs = [];
   for (let r = 0; r < RUNS + 1; r++) {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, median, request, startCoffer } from '../download/common.mjs';
+import { fmt, median, request, startCoffer, waitForIndex } from '../download/common.mjs';
 import { makeTree } from '../archive/tree.mjs';
 
 const i = process.argv.indexOf('--runs');
@@ -32,6 +32,7 @@ try {
     rmSync(out, { recursive: true, force: true });
   }
   coffer = await startCoffer(dir, root, ['--jobs-per-user', '0']);
+  await waitForIndex(coffer.port, coffer.token);
   const headers = { 'X-Auth': coffer.token, 'Content-Type': 'application/json' };
   const cofferMs = [];
   const jobMs = [];
