@@ -1,6 +1,8 @@
 /** TanStack Query keys, one place (docs/client.md §7). */
 export const queryKeys = {
   usage: (path: string) => ['usage', path] as const,
+  /** The disk-usage picture of a folder (docs/api.md §24.2). */
+  folderUsage: (path: string) => ['folder-usage', path] as const,
   resource: (path: string) => ['resource', path] as const,
   shares: () => ['shares'] as const,
   publicShare: (hash: string, path: string) => ['public-share', hash, path] as const,

@@ -50,6 +50,10 @@ export function routes(onExpired: () => void): RouteObject[] {
                   lazy: () => import('../pages/FilesPage').then((m) => ({ Component: m.default })),
                 },
                 {
+                  path: 'usage/*',
+                  lazy: () => import('../pages/DiskUsagePage').then((m) => ({ Component: m.default })),
+                },
+                {
                   path: 'trash',
                   lazy: () => import('../pages/TrashPage').then((m) => ({ Component: m.default })),
                 },

@@ -24,3 +24,14 @@ export function folderOf(virtualPath: string): string {
   if (virtualPath.endsWith('/')) return virtualPath;
   return virtualPath.slice(0, virtualPath.lastIndexOf('/') + 1) || '/';
 }
+
+/** The folder path with one trailing slash ("/" for the root). */
+export function folderPath(virtualPath: string): string {
+  const p = `/${virtualPath}`.replace(/\/{2,}/g, '/');
+  return p.endsWith('/') ? p : `${p}/`;
+}
+
+/** The client route of a folder's disk-usage screen: /usage + the folder, each segment encoded. */
+export function usageRoute(virtualPath: string): string {
+  return `/usage${encodePath(folderPath(virtualPath))}`;
+}

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { breadcrumbs } from '../../lib/breadcrumbs';
 import { filesRoute } from '../../lib/paths';
 import { canDropOn, currentDrag, endDrag, isItemsDrag, type Drag } from './dnd';
+import './breadcrumbs.css';
 
 export interface BreadcrumbsProps {
   path: string;

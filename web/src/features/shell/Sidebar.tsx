@@ -9,6 +9,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { Icon, type IconName } from '../../components/Icon';
 import { IconButton } from '../../components/IconButton';
 import { canLogout, config, externalUrl } from '../../config';
+import { usageRoute } from '../../lib/paths';
 import { loginLocation } from '../../lib/redirect';
 import { useSession } from '../../stores/session';
 import { useNewItem } from '../files/newItem';
@@ -138,6 +139,12 @@ export function Sidebar({ open, onClose, onLogout, folder }: SidebarProps) {
         )}
       </ul>
       {user && folder !== null && !config.DisableUsedPercentage ? <UsageBar path={folder} /> : null}
+      {user && folder !== null ? (
+        <Link className="button button--link sidebar__usage-link" to={usageRoute(folder)} onClick={onClose}>
+          <Icon name="grid" size={18} />
+          {t('usage.details')}
+        </Link>
+      ) : null}
       <div className="sidebar__footer">
         <button type="button" className="button button--link sidebar__help" onClick={() => void showHelp()}>
           <Icon name="help" size={18} />
