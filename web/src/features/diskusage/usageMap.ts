@@ -14,7 +14,7 @@ const ARCHIVES = new Set([
   '7z', 'apk', 'bz2', 'cab', 'deb', 'dmg', 'gz', 'iso', 'jar', 'lz', 'lz4', 'lzma', 'rar', 'rpm',
   'sz', 'tar', 'tbz', 'tbz2', 'tgz', 'txz', 'tzst', 'xz', 'z', 'zip', 'zst',
 ]);
-/** Documents, and text a person reads or writes (listings call any small file "text", §7.4). */
+/** Documents, and text a person reads or writes (listings call any small file "text", docs/api.md §7.4). */
 const DOCUMENTS = new Set([
   'c', 'cfg', 'conf', 'cpp', 'css', 'csv', 'doc', 'docx', 'epub', 'go', 'h', 'htm', 'html', 'ini',
   'java', 'js', 'json', 'key', 'log', 'md', 'numbers', 'odp', 'ods', 'odt', 'pages', 'pdf', 'ppt',
