@@ -157,3 +157,74 @@ export const PasskeySecondStepRequest = Type.Object({
   recaptcha: Type.Optional(Type.String()),
 });
 export type PasskeySecondStepRequest = Static<typeof PasskeySecondStepRequest>;
+
+/**
+ * The oidc auth method's settings as Settings → Global shows them (docs/api.md §2.14). The client
+ * secret is never sent: `clientSecretSet` says whether one is stored.
+ */
+export const OidcSettings = Type.Object({
+  /** The active auth method: json, proxy, hook, noauth or oidc. */
+  method: Type.String(),
+  issuer: Type.String(),
+  clientId: Type.String(),
+  clientSecretSet: Type.Boolean(),
+  scopes: Type.String(),
+  usernameClaim: Type.String(),
+  createUsers: Type.Boolean(),
+  adminClaim: Type.String(),
+  adminValue: Type.String(),
+  name: Type.String(),
+  redirectUrl: Type.String(),
+  passwordLogin: Type.Boolean(),
+  linkExisting: Type.Boolean(),
+});
+export type OidcSettings = Static<typeof OidcSettings>;
+
+const short = (maxLength: number) => Type.String({ maxLength });
+
+/**
+ * PUT /api/settings/oidc: every field but the secret replaces the stored one. `clientSecret`
+ * omitted or "" keeps the stored secret, a text replaces it, null clears it. `method` switches the
+ * auth method between json and oidc (absent: unchanged).
+ */
+export const OidcSettingsInput = Type.Object(
+  {
+    method: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('oidc')])),
+    issuer: short(2048),
+    clientId: short(512),
+    clientSecret: Type.Optional(Type.Union([short(4096), Type.Null()])),
+    scopes: short(1024),
+    usernameClaim: short(256),
+    createUsers: Type.Boolean(),
+    adminClaim: short(256),
+    adminValue: short(256),
+    name: short(100),
+    redirectUrl: short(2048),
+    passwordLogin: Type.Boolean(),
+    linkExisting: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type OidcSettingsInput = Static<typeof OidcSettingsInput>;
+
+/** A refused PUT /api/settings/oidc: one message per field that is wrong. */
+export const OidcSettingsProblems = Type.Object({
+  error: Type.Literal('invalid'),
+  fields: Type.Record(Type.String(), Type.String()),
+});
+export type OidcSettingsProblems = Static<typeof OidcSettingsProblems>;
+
+/** POST /api/settings/oidc/discovery: the issuer whose discovery document to fetch. */
+export const OidcDiscoveryRequest = Type.Object({ issuer: short(2048) }, { additionalProperties: false });
+export type OidcDiscoveryRequest = Static<typeof OidcDiscoveryRequest>;
+
+/** The answer of a discovery test: ok, or why not (a short English reason, no server path). */
+export const OidcDiscoveryResult = Type.Object({
+  ok: Type.Boolean(),
+  /** ok: the provider's authorization endpoint; else ''. */
+  authorizationEndpoint: Type.String(),
+  /** Not ok: unreachable, timeout, status, too-large, not-json, issuer-mismatch, incomplete, invalid-issuer. */
+  problem: Type.String(),
+  detail: Type.String(),
+});
+export type OidcDiscoveryResult = Static<typeof OidcDiscoveryResult>;

@@ -4,6 +4,7 @@ import { oidcRoutes } from './signin/oidc-routes.js';
 import { staticRoutes } from '../http/static.js';
 import { usersRoutes } from './users/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { oidcSettingsRoutes } from './oidc-settings/routes.js';
 import { commandRoutes } from './command/routes.js';
 import { runnerHooks } from './runner/plugin.js';
 import { sharesRoutes } from './shares/routes.js';
@@ -41,6 +42,7 @@ export const FEATURES: FastifyPluginAsync[] = [
   staticRoutes,
   usersRoutes,
   settingsRoutes,
+  oidcSettingsRoutes,
   commandRoutes,
   runnerHooks,
   sharesRoutes,

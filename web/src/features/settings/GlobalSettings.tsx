@@ -1,6 +1,7 @@
 /**
- * /settings/global (docs/client.md §2 "Global settings"): three cards — general, user defaults, command
- * runner; the last two only when the server runs commands. Every card saves the whole settings
+ * /settings/global (docs/client.md §2 "Global settings"): four cards — general, single sign-on
+ * (OidcCard, its own API), user defaults, command runner; the last two only when the server runs
+ * commands. Every other card saves the whole settings
  * object (PUT /api/settings replaces all editable fields, docs/api.md §4.2), then the values are read
  * back from the server.
  */
@@ -19,6 +20,7 @@ import { ErrorScreen } from '../errors/ErrorScreen';
 import { CommandRunnerCard } from './CommandRunnerCard';
 import { GeneralCard } from './GeneralCard';
 import { IndexStatus } from './IndexStatus';
+import { OidcCard } from './OidcCard';
 import * as settingsDraft from './settingsDraft';
 import type { ServerProblem, SettingsEditor } from './settingsDraft';
 import { SettingsCard } from './SettingsCard';
@@ -103,6 +105,7 @@ function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: 
       <SettingsCard title={t('settings.general.title')} {...cardProps}>
         <GeneralCard editor={editor} execEnabled={execEnabled} />
       </SettingsCard>
+      <OidcCard />
       {execEnabled ? (
         <>
           <SettingsCard

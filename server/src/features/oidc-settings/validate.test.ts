@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { discoveryUrl } from './discovery.js';
+import { isLoopbackHost, oidcProblems, urlProblem } from './validate.js';
+
+const base = {
+  issuer: 'https://auth.example.com',
+  clientId: 'coffer',
+  scopes: 'openid profile',
+  usernameClaim: 'preferred_username',
+  createUsers: true,
+  adminClaim: '',
+  adminValue: '',
+  name: 'Auth',
+  redirectUrl: 'https://files.example.com/api/oidc/callback',
+  passwordLogin: true,
+  linkExisting: false,
+};
+
+describe('OIDC settings checks', () => {
+  it('knows loopback hosts, and nothing else, as loopback', () => {
+    for (const h of ['localhost', 'a.localhost', '127.0.0.1', '127.8.9.10', '[::1]', '::1', '::ffff:127.0.0.1']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['10.0.0.1', '192.168.1.1', '0.0.0.0', 'localhost.example.com', 'example.com', '[::]', '::ffff:10.0.0.1', '']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+
+  it('wants https, or http on loopback, and nothing but a plain URL', () => {
+    expect(urlProblem('https://auth.example.com/realms/x')).toBeNull();
+    expect(urlProblem('http://127.0.0.1:8080')).toBeNull();
+    expect(urlProblem('http://localhost')).toBeNull();
+    expect(urlProblem('http://auth.example.com')).toBe('https');
+    expect(urlProblem('http://2130706433')).toBeNull(); // the URL parser reads it as 127.0.0.1
+    expect(urlProblem('http://0x7f000001.example.com')).toBe('https');
+    for (const bad of ['', 'auth', '//auth.example.com', 'file:///etc/passwd', 'data:,x', 'https://u:p@x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://x.example/ a']) {
+      expect(urlProblem(bad), bad).toBe('url');
+    }
+  });
+
+  it('requires the oidc fields only when the oidc method will be on', () => {
+    const empty = { ...base, issuer: '', clientId: '', redirectUrl: '' };
+    expect(oidcProblems(empty, 'json', false)).toEqual({});
+    expect(oidcProblems(empty, 'oidc', false)).toEqual({ issuer: 'required', clientId: 'required', clientSecret: 'required', redirectUrl: 'required' });
+    expect(oidcProblems(base, 'oidc', true)).toEqual({});
+  });
+
+  it('puts the discovery document under the issuer path', () => {
+    expect(discoveryUrl('https://kc.example/realms/a')).toBe('https://kc.example/realms/a/.well-known/openid-configuration');
+    expect(discoveryUrl('https://kc.example/')).toBe('https://kc.example/.well-known/openid-configuration');
+  });
+});
