@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OidcDiscoveryResult, OidcSettings } from '@coffer/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, useServer } from './harness.js';
+import { ADMIN, startServer, useServer } from './harness.js';
 import { CLIENT, startProvider, type TestProvider } from './oidc-support.js';
 
 const CALLBACK = 'https://files.example.com/api/oidc/callback';
@@ -195,6 +195,22 @@ describe('OIDC settings API', () => {
     expect((await srv.fetch('/api/login', { method: 'POST', json: { username: ADMIN.username, password: ADMIN.password } })).status).toBe(200);
     expect((await put(valid({ method: 'json' }))).status).toBe(200);
     expect((await srv.fetch('/api/oidc/login')).status).toBe(404);
+  });
+
+  it('a change made on one instance counts on another on the same database at once', async () => {
+    const other = await startServer({ database: srv.config.database });
+    try {
+      expect((await other.fetch('/api/oidc/login')).status).toBe(404);
+      expect((await put(valid({ method: 'oidc', name: 'Seen Elsewhere' }))).status).toBe(200);
+      const login = await other.fetch('/api/oidc/login');
+      expect(login.status).toBe(302);
+      expect(login.headers.get('location')).toMatch(new RegExp(`^${provider.issuer}/`));
+      expect(await (await other.fetch('/login')).text()).toContain('Seen Elsewhere');
+      expect((await put(valid({ method: 'json' }))).status).toBe(200);
+      expect((await other.fetch('/api/oidc/login')).status).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 
   it('keeps a proxy, hook or noauth method when no method is sent', async () => {
