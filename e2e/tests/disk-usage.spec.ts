@@ -10,6 +10,7 @@ import { seriousViolations } from '../support/axe';
 import { expect, PHONE, shot, test } from '../support/fixtures';
 import { seed } from '../support/seed';
 import { startServer, type RunningServer } from '../support/server';
+import { Files } from '../pages/Files';
 import { LoginPage, signIn } from '../pages/LoginPage';
 
 const KiB = 1024;
@@ -92,6 +93,18 @@ for (const phone of [false, true]) {
       // And back to the files.
       await page.getByRole('link', { name: 'Show the files' }).click();
       await expect(page).toHaveURL(new RegExp(`/files/${folder}/$`));
+
+      // A folder's info prompt leads to its picture too (its size is the index's).
+      if (!phone) {
+        const files = new Files(page);
+        await files.item('videos').click();
+        await files.action('Info').click();
+        const dialog = page.getByRole('dialog', { name: 'Information' });
+        await dialog.getByRole('link', { name: 'Disk usage of this folder' }).click();
+        await expect(dialog).toHaveCount(0);
+        await expect(page).toHaveURL(new RegExp(`/usage/${folder}/videos/$`));
+        await expect.poll(() => listNames(page)).toEqual(['holiday.mp4', 'talk.webm']);
+      }
     });
   });
 }

@@ -5,12 +5,14 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { getResource, type Resource, type ResourceItem } from '../../api/resources';
 import { IconButton } from '../../components/IconButton';
 import { Spinner } from '../../components/Spinner';
 import { useFormat } from '../../i18n/useFormat';
 import { copyText } from '../../lib/clipboard';
-import { openPrompt, type PromptProps } from '../../stores/prompts';
+import { usageRoute } from '../../lib/paths';
+import { closeAllPrompts, openPrompt, type PromptProps } from '../../stores/prompts';
 import { toast } from '../../stores/toasts';
 import { PromptCard } from '../prompts/PromptCard';
 import { getChecksum, inlineUrl } from './api';
@@ -167,6 +169,10 @@ function SingleInfo({ item, canDownload }: { item: ResourceItem | Resource; canD
       {item.isDir && 'folderSize' in item && item.folderSize !== undefined ? (
         <Row label={t('files.size')}>
           <SizeText bytes={item.folderSize} />
+          {/* The sizes come from the file index: its picture of this folder is one step away. */}
+          <Link className="info__usage-link" to={usageRoute(item.path)} onClick={closeAllPrompts}>
+            {t('diskUsage.open')}
+          </Link>
         </Row>
       ) : null}
       {item.isDir ? (
