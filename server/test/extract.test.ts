@@ -574,9 +574,12 @@ describe('extract: a process that died moments ago', () => {
       // is still "running" (live) and its staging folder stays.
       const deadId = 'f'.repeat(32);
       const admin = (await srv.deps.users.byUsername('admin'))!;
+      // Its last beat is put 3 s ahead: still recent when the second process has started, even if
+      // that start takes seconds on a busy machine (three of its 200 ms beats would pass first).
+      const lastBeat = Date.now() + 3_000;
       await srv.deps.db.kysely
         .insertInto('jobs')
-        .values({ id: deadId, kind: 'extract', user_id: admin.id, inputs: '{}', state: 'running', progress_done: 1, progress_total: 9, error: null, result: null, instance: 'gone', cancel_requested: 0, created_at: Date.now(), updated_at: Date.now(), finished_at: null })
+        .values({ id: deadId, kind: 'extract', user_id: admin.id, inputs: '{}', state: 'running', progress_done: 1, progress_total: 9, error: null, result: null, instance: 'gone', cancel_requested: 0, created_at: Date.now(), updated_at: lastBeat, finished_at: null })
         .execute();
       const deadDir = path.join(srv.root, 'recent');
       const deadStaging = path.join(deadDir, `.coffer-tmp-job-${deadId}`);
