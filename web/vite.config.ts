@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { lateEnglish } from './lateEnglish';
 
 // docs/api.md §5.2 (the page template): the server replaces /__COFFER_STATIC__ with its static URL (which carries
 // --baseurl), and JS chunks resolve theirs at run time through window.__prependStaticUrl, so one
@@ -36,7 +37,7 @@ function earlyEntry(): Plugin {
 export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
   base: command === 'build' ? STATIC : '/',
-  plugins: [react(), earlyEntry()],
+  plugins: [react(), earlyEntry(), lateEnglish()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

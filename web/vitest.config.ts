@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { lateEnglish } from './lateEnglish';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), lateEnglish()],
   test: {
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],

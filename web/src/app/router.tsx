@@ -2,7 +2,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { config } from '../config';
 import { Spinner } from '../components/Spinner';
-import { i18n } from '../i18n';
+import { i18n, loadLateEnglish } from '../i18n';
 import LoginPage from '../pages/LoginPage';
 import { RedirectToFiles, RequireAdmin, RequireAuth, SignedOutOnly } from './guards';
 import { Root } from './Root';
@@ -12,7 +12,9 @@ function PageSpinner() {
   return <Spinner label={i18n.t('common.loading')} />;
 }
 
-const layout = () => import('./Layout').then((m) => ({ Component: m.default }));
+// The signed-in shell, with English's settings and users words (i18n loadLateEnglish), which the
+// login screen does without.
+const layout = () => Promise.all([import('./Layout'), loadLateEnglish()]).then(([m]) => ({ Component: m.default }));
 const errorPage = (code: 403 | 404 | 500) => () =>
   import('../pages/ErrorPage').then((m) => ({ Component: () => <m.default code={code} /> }));
 

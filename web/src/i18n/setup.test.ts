@@ -27,3 +27,30 @@ describe('preloadLanguage', () => {
     expect(document.documentElement.lang).toBe('fr');
   });
 });
+
+describe('English in two parts', () => {
+  it('the first bundle and the late namespaces together are en.json, without overlap', async () => {
+    const { EARLY_ENGLISH, LATE_NAMESPACES } = await import('./index');
+    const en = (await import('./locales/en.json')).default as Record<string, unknown>;
+    const early = Object.keys(EARLY_ENGLISH);
+    expect(early.filter((k) => (LATE_NAMESPACES as readonly string[]).includes(k))).toEqual([]);
+    expect([...early, ...LATE_NAMESPACES].sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('the late module holds the late namespaces, as en.json has them', async () => {
+    const { LATE_NAMESPACES } = await import('./index');
+    const late = (await import('./lateEnglish')).default;
+    const en = (await import('./locales/en.json')).default as Record<string, unknown>;
+    expect(Object.keys(late)).toEqual([...LATE_NAMESPACES]);
+    for (const k of LATE_NAMESPACES) expect(late[k]).toEqual(en[k]);
+  });
+
+  it('the late namespaces are there once loaded, the early ones from the start', async () => {
+    const { loadLateEnglish } = await import('./index');
+    await setLanguage('en');
+    expect(i18n.t('login.submit')).toBe('Log in');
+    await loadLateEnglish();
+    expect(i18n.t('settings.users')).not.toBe('settings.users');
+    expect(i18n.t('login.submit')).toBe('Log in');
+  });
+});

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../i18n';
+import { loadLateEnglish, setLanguage } from '../../i18n';
 import { CommandsField } from './CommandsField';
 import { NO_PERMISSIONS } from './permissions';
 import { PermissionsField } from './PermissionsField';
@@ -11,6 +11,7 @@ import { RulesEditor } from './RulesEditor';
 
 beforeAll(async () => {
   await setLanguage('en');
+  await loadLateEnglish();
 });
 
 function Rules({ initial, seen }: { initial: Rule[]; seen: (rules: Rule[]) => void }) {

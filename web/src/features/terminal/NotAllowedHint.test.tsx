@@ -2,12 +2,13 @@ import type { TokenUser } from '@coffer/protocol';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../i18n';
+import { loadLateEnglish, setLanguage } from '../../i18n';
 import { useSession } from '../../stores/session';
 import { NotAllowedHint } from './NotAllowedHint';
 
 beforeAll(async () => {
   await setLanguage('en');
+  await loadLateEnglish();
 });
 afterEach(() => useSession.setState({ user: null }));
 

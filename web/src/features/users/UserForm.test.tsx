@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../i18n';
+import { loadLateEnglish, setLanguage } from '../../i18n';
 import type { LanguageCode } from '../../i18n/languages';
 import { NO_PERMISSIONS } from '../settings/permissions';
 import { UserForm } from './UserForm';
@@ -32,6 +32,7 @@ const someone = (username: string) =>
 
 async function heading(username: string, language: LanguageCode) {
   await setLanguage(language);
+  await loadLateEnglish();
   const client = new QueryClient();
   // What the server would answer (GET /api/sessions/confirmation): no request leaves the test.
   client.setQueryData(['sessions', 'confirmation'], { confirm: 'password', signedInWith: 'password', until: 0 });
