@@ -20,10 +20,26 @@ export function useListingSelection(items: readonly ResourceItem[]) {
     const focus = items.findIndex((i) => i.path === restored.focus);
     return focus >= 0 ? { ...back, focus } : back;
   });
+  // The place to scroll back to, until the page is long enough to reach it: a listing still
+  // arriving (FileBrowser's `arriving`) may first hold too few rows, and the browser stops the
+  // scroll at the page's end. Given up once the user scrolls, taps or types.
+  const wantY = useRef<number | null>(restored?.y ?? null);
   useLayoutEffect(() => {
     window.history.scrollRestoration = 'manual';
     window.scrollTo(0, restored?.y ?? 0);
+    const giveUp = () => (wantY.current = null);
+    const events = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+    for (const e of events) window.addEventListener(e, giveUp, { passive: true });
+    return () => {
+      for (const e of events) window.removeEventListener(e, giveUp);
+    };
   }, [restored]);
+  useLayoutEffect(() => {
+    const y = wantY.current;
+    if (y === null) return;
+    if (Math.abs(window.scrollY - y) > 1) window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) <= 1) wantY.current = null;
+  }, [items]);
   useLayoutEffect(() => followScroll(placeKey), [placeKey]);
   useEffect(() => {
     remember(placeKey, {
