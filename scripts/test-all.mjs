@@ -15,6 +15,8 @@ const want = (step) => only.length === 0 || only.includes(step);
 const out = mkdtempSync(path.join(tmpdir(), 'coffer-results-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Failed tests by name, printed again at the very end (CI keeps only the output's tail). */
+const failedTests = [];
 
 function sh(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -35,8 +37,19 @@ function count(label, file, status) {
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
     if (r.numTotalTests === 0) failures.push(`${label}: no test ran`);
+    for (const f of r.testResults ?? []) {
+      const rel = path.relative(process.cwd(), f.name).replace(/^.*?(server|web|packages|scripts)\//, '$1/');
+      const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failed) failedTests.push(`${label}: ${rel} › ${a.fullName}\n    ${firstLine(a.failureMessages?.[0])}`);
+      // A file that failed outside any test (a hook, an import) has no failed assertion.
+      if (f.status === 'failed' && failed.length === 0) failedTests.push(`${label}: ${rel}\n    ${firstLine(f.message)}`);
+    }
   }
   if (status !== 0) failures.push(`${label} (exit ${status})`);
+}
+
+function firstLine(text) {
+  return String(text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
 }
 
 ensureSystemDeps();
@@ -121,6 +134,7 @@ if (want('e2e') && existsSync('e2e/run.mjs')) {
   if (status !== 0) failures.push(`e2e (exit ${status})`);
 }
 
+if (failedTests.length) console.error(`\nfailed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failures.length) console.error(`\nfailed steps: ${failures.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length || totals.failed ? 1 : 0);
