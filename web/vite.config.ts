@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { lateEnglish } from './lateEnglish';
@@ -6,6 +7,11 @@ import { lateEnglish } from './lateEnglish';
 // --baseurl), and JS chunks resolve theirs at run time through window.__prependStaticUrl, so one
 // build serves every base URL.
 const STATIC = '/__COFFER_STATIC__/';
+
+/** The protocol package's one-file entries the client runs (the rest of it is types only), from source. */
+export const protocolEntries = {
+  '@coffer/protocol/oidc-checks': fileURLToPath(new URL('../packages/protocol/src/oidc-checks.ts', import.meta.url)),
+};
 
 /**
  * src/early.ts as an entry of its own, loaded by the page before the app's bundle: with no imports,
@@ -38,6 +44,7 @@ export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
   base: command === 'build' ? STATIC : '/',
   plugins: [react(), earlyEntry(), lateEnglish()],
+  resolve: { alias: protocolEntries },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -6,7 +6,7 @@
  * reason in the answer, with no server path or stack.
  */
 import type { OidcDiscoveryResult } from '@coffer/protocol';
-import { urlProblem } from './validate.js';
+import { urlProblem } from '@coffer/protocol/oidc-checks';
 
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 export const DISCOVERY_MAX_BYTES = 256 * 1024;

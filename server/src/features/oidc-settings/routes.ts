@@ -5,7 +5,7 @@ import { requireAdmin, requireSignedIn } from '../../auth/guard.js';
 import { errors, SESSION } from '../../http/schemas.js';
 import { defaultOidc, type AutherConfig, type OidcConfig } from '../settings/repository.js';
 import { testDiscovery } from './discovery.js';
-import { oidcProblems } from './validate.js';
+import { oidcProblems } from '@coffer/protocol/oidc-checks';
 
 const tags = ['settings'];
 /** A settings body is small; anything larger is not one (413). */

@@ -1,9 +1,10 @@
 /**
- * The checks of PUT /api/settings/oidc (docs/api.md §2.14): each wrong field gets a code the
- * screen translates. Pure functions: no I/O, so a reviewer can read every rule here.
+ * The field checks of PUT /api/settings/oidc (docs/api.md §2.14), one copy for both sides: the
+ * server refuses with these codes (422), the settings card shows the same problems before a round
+ * trip. Pure functions with no imports at run time, so the client can bundle this file alone
+ * (`@coffer/protocol/oidc-checks`) without the schemas.
  */
-import ipaddr from 'ipaddr.js';
-import type { OidcSettingsInput } from '@coffer/protocol';
+import type { OidcSettingsInput } from './signin.js';
 
 /** Why a field is refused: the client shows its own sentence for each. */
 export type OidcFieldProblem =
@@ -15,19 +16,35 @@ export type OidcFieldProblem =
   | 'together' // the admin claim without its value, or the reverse
   | 'text'; // a control character (or only spaces where a name is needed)
 
+export type OidcField = keyof OidcSettingsInput;
+export type OidcProblems = Partial<Record<OidcField, OidcFieldProblem>>;
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** RFC 6749 §3.3: scope tokens are visible ASCII but space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+/** IPv4 as the URL parser writes it: four decimal parts. */
+const IPV4 = /^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+/** ::ffff:127.x.y.z as the URL parser writes it (hex, 7f00–7fff in the first group). */
+const MAPPED_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
-/** True for localhost names and loopback addresses (127.0.0.0/8, ::1, IPv4-mapped loopback). */
+/**
+ * True for localhost names and loopback addresses (127.0.0.0/8, ::1, IPv4-mapped 127/8). The host
+ * is first written the way the URL parser writes it, so `127.1`, `2130706433`, `0x7f.1` and
+ * `[0:0:0:0:0:0:0:1]` count as what they are.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  let host: string;
+  try {
+    const bracketed = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+    host = new URL(`http://${bracketed}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (!ipaddr.isValid(host)) return false;
-  let ip = ipaddr.parse(host);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'loopback';
+  const v4 = IPV4.exec(host);
+  if (v4) return v4[1] === '127';
+  return host === '::1' || MAPPED_LOOPBACK.test(host);
 }
 
 /**
@@ -52,10 +69,10 @@ export function urlProblem(raw: string): 'url' | 'https' | null {
  * use the oidc method (`method`: what the auth method will be after the change); `secretSet` says
  * whether a client secret will be stored.
  */
-export function oidcProblems(input: OidcSettingsInput, method: string, secretSet: boolean): Record<string, OidcFieldProblem> {
-  const out: Record<string, OidcFieldProblem> = {};
+export function oidcProblems(input: OidcSettingsInput, method: string, secretSet: boolean): OidcProblems {
+  const out: OidcProblems = {};
   const on = method === 'oidc';
-  const need = (field: keyof OidcSettingsInput, value: string) => {
+  const need = (field: OidcField, value: string) => {
     if (on && value.trim() === '') out[field] = 'required';
   };
   for (const field of ['issuer', 'clientId', 'scopes', 'usernameClaim', 'adminClaim', 'adminValue', 'name', 'redirectUrl'] as const) {
