@@ -78,6 +78,14 @@ test('checks the fields, tests discovery, keeps the secret write-only and turns 
   await expect(oidc.getByLabel('Client secret')).toHaveValue('');
   expect(await page.content()).not.toContain(CLIENT.secret);
   await expect(oidc.getByLabel('Sign-in method')).toHaveValue('oidc');
+  // Another issuer does not inherit the stored secret: the form asks for its own.
+  await oidc.getByLabel('Issuer URL').fill(`${op.issuer}/elsewhere`);
+  await expect(oidc.getByText('The issuer changed: type its client secret.', { exact: false })).toBeVisible();
+  await oidc.getByRole('button', { name: 'Save' }).click();
+  await expect(oidc.getByText('Required for single sign-on.')).toBeVisible();
+  await oidc.getByLabel('Issuer URL').fill(op.issuer);
+  await expect(oidc.getByText('A secret is stored. Leave this empty to keep it, or type a new one to replace it.')).toBeVisible();
+  await expect(oidc.getByText('Required for single sign-on.')).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
   await oidc.getByRole('heading', { name: 'Single sign-on (OpenID Connect)' }).scrollIntoViewIfNeeded();
   await shot(page, 'settings-oidc');

@@ -124,6 +124,25 @@ describe('OIDC settings API', () => {
     expect((await srv.deps.settings.auther()).method).toBe('json');
   });
 
+  it('does not carry the stored secret to another issuer: a new issuer needs its own', async () => {
+    expect((await put(valid())).status).toBe(200);
+    const other = 'https://other-provider.example.com/realms/x';
+    // With the oidc method on, the secret is asked for again.
+    let res = await put(valid({ clientSecret: undefined, issuer: other, method: 'oidc' }));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ error: 'invalid', fields: { clientSecret: 'required' } });
+    expect((await srv.deps.settings.auther()).oidc?.clientSecret).toBe(CLIENT.secret);
+    // With it off, the issuer changes and the old secret is dropped, not kept for the new one.
+    res = await put(valid({ clientSecret: '', issuer: other }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as OidcSettings).clientSecretSet).toBe(false);
+    expect((await srv.deps.settings.auther()).oidc?.clientSecret).toBe('');
+    // A new secret with the new issuer is kept, and kept while the issuer stays.
+    expect((await put(valid({ clientSecret: 'for-other', issuer: other }))).status).toBe(200);
+    expect((await put(valid({ clientSecret: undefined, issuer: other }))).status).toBe(200);
+    expect((await srv.deps.settings.auther()).oidc?.clientSecret).toBe('for-other');
+  });
+
   it('answers 422 with a problem per field, and stores nothing', async () => {
     await put(valid());
     const cases: [Record<string, unknown>, Record<string, string>][] = [

@@ -74,8 +74,11 @@ export async function oidcSettingsRoutes(fastify: FastifyInstance): Promise<void
       const body = req.body;
       const auther = await settings.auther();
       const before: OidcConfig = { ...defaultOidc(), ...(auther.oidc ?? {}) };
-      // Omitted or "": keep; null: clear; a text: replace.
-      const secret = body.clientSecret === null ? '' : body.clientSecret ? body.clientSecret : before.clientSecret;
+      // Omitted or "": keep; null: clear; a text: replace. The stored secret is kept only for the
+      // issuer it was made for: a new issuer needs its own, or the old provider's secret would be
+      // sent to whatever the new URL names.
+      const kept = body.issuer === before.issuer ? before.clientSecret : '';
+      const secret = body.clientSecret === null ? '' : body.clientSecret ? body.clientSecret : kept;
       const method: AuthMethod = body.method ?? auther.method;
       const fields = oidcProblems(body, method, secret !== '');
       if (Object.keys(fields).length > 0) return reply.code(422).send({ error: 'invalid' as const, fields });

@@ -100,9 +100,11 @@ function OidcForm({ stored }: { stored: OidcSettings }) {
   ];
   const secretHint = draft.clearSecret
     ? t('settings.oidc.secretWillClear')
-    : draft.secretSet
+    : oidcDraft.keepsStoredSecret(draft)
       ? t('settings.oidc.secretSet')
-      : t('settings.oidc.secretNotSet');
+      : draft.secretSet
+        ? t('settings.oidc.secretNewIssuer')
+        : t('settings.oidc.secretNotSet');
 
   return (
     <SettingsCard title={t('settings.oidc.title')} intro={t('settings.oidc.intro')} saving={saving} onSave={() => void save()}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OidcSettings } from '@coffer/protocol';
-import { draftOf, inputOf, oidcProblems, serverProblems } from './oidcDraft';
+import { draftOf, inputOf, keepsStoredSecret, oidcProblems, serverProblems } from './oidcDraft';
 
 const stored: OidcSettings = {
   method: 'json',
@@ -21,9 +21,9 @@ const stored: OidcSettings = {
 describe('the OIDC card draft', () => {
   it('finds what the server finds: a loopback provider written as an IPv4-mapped address is fine', () => {
     // The card's own copy of the checks refused this while the server accepted it.
-    const d = { ...draftOf(stored), method: 'oidc', issuer: 'http://[::ffff:127.0.0.1]:5556/dex' };
+    const d = { ...draftOf({ ...stored, issuer: 'http://[::ffff:127.0.0.1]:5556/dex' }), method: 'oidc' };
     expect(oidcProblems(d)).toEqual({});
-    expect(oidcProblems({ ...d, issuer: 'http://auth.example.com' })).toEqual({ issuer: 'https' });
+    expect(oidcProblems({ ...d, issuer: 'http://auth.example.com', newSecret: 's' })).toEqual({ issuer: 'https' });
     // A control character in a new secret is refused here too, before the round trip.
     expect(oidcProblems({ ...d, newSecret: 'a\u0007b' })).toEqual({ clientSecret: 'text' });
   });
@@ -35,6 +35,16 @@ describe('the OIDC card draft', () => {
     expect(oidcProblems({ ...d, secretSet: false }).clientSecret).toBe('required');
     expect(oidcProblems({ ...d, secretSet: false, newSecret: 's3cret' }).clientSecret).toBeUndefined();
     expect(oidcProblems({ ...d, method: 'json', clearSecret: true }).clientSecret).toBeUndefined();
+  });
+
+  it('does not count the stored secret for another issuer, as the server does not', () => {
+    const d = { ...draftOf(stored), method: 'oidc' };
+    expect(keepsStoredSecret(d)).toBe(true);
+    expect(keepsStoredSecret({ ...d, issuer: ' https://auth.example.com ' })).toBe(true);
+    const moved = { ...d, issuer: 'https://other.example.com' };
+    expect(keepsStoredSecret(moved)).toBe(false);
+    expect(oidcProblems(moved).clientSecret).toBe('required');
+    expect(oidcProblems({ ...moved, newSecret: 'new' }).clientSecret).toBeUndefined();
   });
 
   it('sends null to clear the secret, the new one to replace it, nothing to keep it', () => {

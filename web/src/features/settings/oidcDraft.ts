@@ -17,6 +17,8 @@ export interface OidcDraft {
   newSecret: string;
   clearSecret: boolean;
   secretSet: boolean;
+  /** The issuer the stored secret belongs to: another issuer needs its own (the server drops it). */
+  storedIssuer: string;
   scopes: string;
   usernameClaim: string;
   createUsers: boolean;
@@ -36,6 +38,7 @@ export function draftOf(s: OidcSettings): OidcDraft {
     newSecret: '',
     clearSecret: false,
     secretSet: s.clientSecretSet,
+    storedIssuer: s.issuer,
     scopes: s.scopes,
     usernameClaim: s.usernameClaim,
     createUsers: s.createUsers,
@@ -71,8 +74,13 @@ export function inputOf(d: OidcDraft): OidcSettingsInput {
 
 /** The problems by field, as the server will find them (the same checks, from the protocol package). */
 export function oidcProblems(d: OidcDraft): OidcProblems {
-  const secretWillBeSet = d.clearSecret ? false : d.newSecret !== '' || d.secretSet;
+  const secretWillBeSet = d.clearSecret ? false : d.newSecret !== '' || keepsStoredSecret(d);
   return checkOidc(inputOf(d), d.method, secretWillBeSet);
+}
+
+/** True when a stored secret stays stored: the issuer is the one it was made for. */
+export function keepsStoredSecret(d: OidcDraft): boolean {
+  return d.secretSet && d.issuer.trim() === d.storedIssuer;
 }
 
 /** The field problems of a 422 answer's text, or null when it is not one. */
