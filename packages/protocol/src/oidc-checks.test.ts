@@ -17,8 +17,15 @@ const base = {
 
 describe('OIDC settings checks', () => {
   it('knows loopback hosts, and nothing else, as loopback', () => {
-    for (const h of ['localhost', 'a.localhost', '127.0.0.1', '127.8.9.10', '[::1]', '::1', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '127.1', '2130706433', '0x7f.1', '[0:0:0:0:0:0:0:1]', 'LOCALHOST']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['localhost', '127.0.0.1', '127.8.9.10', '[::1]', '::1', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '127.1', '2130706433', '0x7f.1', '[0:0:0:0:0:0:0:1]', 'LOCALHOST']) expect(isLoopbackHost(h), h).toBe(true);
     for (const h of ['10.0.0.1', '192.168.1.1', '0.0.0.0', 'localhost.example.com', 'example.com', '[::]', '::ffff:10.0.0.1', '', '[::7f00:1]', '128.0.0.1', '1.127.0.0', '127.0.0.1.example.com', '[::ffff:8000:1]', 'a b']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+
+  it('does not take a name under .localhost for loopback: the resolver sends it to DNS', () => {
+    // Only `localhost` is in the hosts file; glibc asks DNS (and the search domains) for
+    // `x.localhost`, so plain http to it could leave the machine with the client secret.
+    for (const h of ['a.localhost', 'evil.com.localhost', 'localhost.', 'a.localhost.']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const u of ['http://idp.localhost:5556/dex', 'http://evil%2ecom.localhost', 'http://evil.com\u2215.localhost']) expect(urlProblem(u), u).toBe('https');
   });
 
   it('wants https, or http on loopback, and nothing but a plain URL', () => {
@@ -31,7 +38,7 @@ describe('OIDC settings checks', () => {
     // The client used to refuse what the server accepts: one copy of the checks now serves both.
     expect(urlProblem('http://[::ffff:127.0.0.1]:5556/dex')).toBeNull();
     expect(urlProblem('http://[::1]:5556/callback')).toBeNull();
-    for (const bad of ['', 'auth', '//auth.example.com', 'file:///etc/passwd', 'data:,x', 'https://u:p@x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://x.example/ a']) {
+    for (const bad of ['', 'auth', '//auth.example.com', 'file:///etc/passwd', 'data:,x', 'https://u:p@x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://x.example/ a', 'https://x.example/?', 'https://x.example#', 'http://127.0.0.1/realms/x?']) {
       expect(urlProblem(bad), bad).toBe('url');
     }
   });

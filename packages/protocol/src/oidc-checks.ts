@@ -29,9 +29,11 @@ const IPV4 = /^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const MAPPED_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
 /**
- * True for localhost names and loopback addresses (127.0.0.0/8, ::1, IPv4-mapped 127/8). The host
+ * True for `localhost` and loopback addresses (127.0.0.0/8, ::1, IPv4-mapped 127/8). The host
  * is first written the way the URL parser writes it, so `127.1`, `2130706433`, `0x7f.1` and
- * `[0:0:0:0:0:0:0:1]` count as what they are.
+ * `[0:0:0:0:0:0:0:1]` count as what they are. Names under `.localhost` do not count: the hosts
+ * file holds only `localhost`, and the server's resolver asks DNS (and the search domains) for
+ * the others, so they may name any machine.
  */
 export function isLoopbackHost(hostname: string): boolean {
   let host: string;
@@ -41,7 +43,7 @@ export function isLoopbackHost(hostname: string): boolean {
   } catch {
     return false;
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   const v4 = IPV4.exec(host);
   if (v4) return v4[1] === '127';
   return host === '::1' || MAPPED_LOOPBACK.test(host);
@@ -59,7 +61,8 @@ export function urlProblem(raw: string): 'url' | 'https' | null {
     return 'url';
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'url';
-  if (u.username || u.password || u.search || u.hash || CONTROL.test(raw) || /\s/.test(raw)) return 'url';
+  // An empty query or fragment (`…/?`, `…#`) leaves search and hash empty but stays in the URL.
+  if (u.username || u.password || /[?#]/.test(u.href) || CONTROL.test(raw) || /\s/.test(raw)) return 'url';
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'https';
   return null;
 }
