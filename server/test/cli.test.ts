@@ -253,6 +253,25 @@ describe('admin commands', { timeout: 90_000 }, () => {
       settings: { authMethod: 'oidc' },
       auther: { oidc: { issuer: 'https://id.example.com', createUsers: false, name: 'Keycloak', usernameClaim: 'preferred_username', passwordLogin: true } },
     });
+    // The stored secret stays with its issuer, as PUT /api/settings/oidc keeps it: another issuer
+    // without --oidc.client-secret drops it, so the old provider's secret is never sent to the new one.
+    const stored = async () => {
+      const file = path.join(ws.dir, 'oidc.json');
+      expect((await run(ws, ['config', 'export', file, ...d()])).code).toBe(0);
+      return (JSON.parse(await readFile(file, 'utf8')) as { auther: { oidc: { issuer: string; clientSecret: string } } }).auther.oidc;
+    };
+    expect((await run(ws, ['config', 'set', '--oidc.name', 'Keycloak 2', ...d()])).code).toBe(0);
+    expect(await stored()).toMatchObject({ issuer: 'https://id.example.com', clientSecret: 'oidc-s3cret' });
+    const moved = await run(ws, ['config', 'set', '--oidc.issuer', 'https://other.example.com', ...d()]);
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain('--auth.method oidc needs --oidc.client-secret');
+    expect(await stored()).toMatchObject({ issuer: 'https://id.example.com', clientSecret: 'oidc-s3cret' });
+    const off = await run(ws, ['config', 'set', '--auth.method', 'json', '--oidc.issuer', 'https://other.example.com', ...d()]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(await stored()).toMatchObject({ issuer: 'https://other.example.com', clientSecret: '' });
+    const both = await run(ws, ['config', 'set', '--auth.method', 'oidc', '--oidc.issuer', 'https://id.example.com', '--oidc.client-secret', 'another', ...d()]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(await stored()).toMatchObject({ issuer: 'https://id.example.com', clientSecret: 'another' });
   });
 
   it('config init creates a database, refuses an existing one, and the first start adds the admin', async () => {

@@ -98,6 +98,10 @@ function applyConfigFlags(
     ...applyFlags(USER_FLAGS, opts, target.settings.defaults as UserFields, problems),
     ...applyServerFlags(opts, target.server, problems),
   ];
+  // As PUT /api/settings/oidc (docs/api.md §2.14): the stored client secret stays only with the
+  // issuer it was stored for, so another issuer without --oidc.client-secret drops it.
+  const o = target.auther.oidc;
+  if (o && o.issuer !== current.auther.oidc?.issuer && !given.includes('oidc.client-secret')) o.clientSecret = '';
   const r = target.recaptcha;
   if (r.host !== undefined || r.key !== undefined || r.secret !== undefined) {
     const before = target.auther.recaptcha;
