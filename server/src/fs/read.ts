@@ -11,6 +11,11 @@ import type { WalkEntry } from './walk.js';
 import { readPart } from './worker-pool.js';
 
 export type Readable_ = ScopedPath | WalkEntry;
+/** A file found by the resolver or a walker: its real path and the device and inode it had then. */
+export interface ExpectedFile {
+  real: string;
+  stat?: { dev: number; ino: number };
+}
 
 /**
  * The stream's open: the resolved file itself, never what its name leads to now. O_NOFOLLOW
@@ -106,7 +111,7 @@ export type FileChunks = AsyncGenerator<Buffer> & { close(): Promise<void> };
  * when the file turns out shorter than `size` (a truncated archive entry must never look
  * complete). `close()` releases the file when the iterator is abandoned unstarted.
  */
-export async function openExact(p: Readable_, size: number, chunk = 256 * 1024): Promise<FileChunks> {
+export async function openExact(p: ExpectedFile, size: number, chunk = 256 * 1024): Promise<FileChunks> {
   // The file walked, not what its name leads to now (a link swapped in since, to a file outside the scope).
   const fh = await openForChild(p);
   let closed = false;
@@ -192,7 +197,7 @@ export async function pumpFile(
  * and inode, not a link): a name swapped since for a link cannot hand the child a file outside
  * the scope. The caller closes the handle.
  */
-export async function openForChild(p: Readable_): Promise<FileHandle> {
+export async function openForChild(p: ExpectedFile): Promise<FileHandle> {
   // O_NONBLOCK: a FIFO swapped in for the file must not hang the open (regular files ignore it).
   const fh = await open(p.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {

@@ -79,6 +79,9 @@ export const WORKER_NICE = 10;
 const FOLDER_READ = 1024;
 /** Names per message when a worker hands a folder's names over. */
 const NAMES_PER_MESSAGE = 2048;
+/** The archive walk: entries statted in the folder read's own round trip; the rest go in parts of WALK_PART. */
+export const WALK_FIRST = 1024;
+export const WALK_PART = 4096;
 
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -284,10 +287,43 @@ function write({ id, files, data, mode }) {
   }
   return [{ id, failed: -1 }, []];
 }
+// The archive walk (fs/walk-batched.ts): a folder's names (sorted by code units) and the lstat of
+// the first ${WALK_FIRST} of them in one round trip, the rest asked for by name ('walkstat'). lstat
+// only: a link is reported as a link and judged by the main thread. Per entry: type (0 gone,
+// 1 file, 2 folder, 3 link, 4 other, 5 unreadable: errno code in codes), st_mode, size, mtime ms,
+// device and inode (to check later that a file read is the one walked).
+function lstatList(dir, names) {
+  const n = names.length;
+  const type = new Uint8Array(n), mode = new Uint32Array(n), size = new Float64Array(n);
+  const mtime = new Float64Array(n), dev = new Float64Array(n), ino = new Float64Array(n), codes = {};
+  const prefix = dir.endsWith('/') ? dir : dir + '/';
+  for (let i = 0; i < n; i++) {
+    let st;
+    try { st = fs.lstatSync(prefix + names[i]); } catch (e) {
+      if (!(e && e.code === 'ENOENT')) { type[i] = 5; codes[i] = (e && e.code) || 'EIO'; }
+      continue;
+    }
+    type[i] = st.isFile() ? 1 : st.isDirectory() ? 2 : st.isSymbolicLink() ? 3 : 4;
+    mode[i] = st.mode; size[i] = st.size; mtime[i] = st.mtimeMs; dev[i] = st.dev; ino[i] = st.ino;
+  }
+  return [{ type, mode, size, mtime, dev, ino, codes }, [type.buffer, mode.buffer, size.buffer, mtime.buffer, dev.buffer, ino.buffer]];
+}
+function walkdir({ id, dir }) {
+  const h = fs.opendirSync(dir, { bufferSize: ${FOLDER_READ} });
+  const names = [];
+  try { for (let d = h.readSync(); d !== null; d = h.readSync()) names.push(d.name); } finally { h.closeSync(); }
+  names.sort();
+  const [first, transfer] = lstatList(dir, names.length > ${WALK_FIRST} ? names.slice(0, ${WALK_FIRST}) : names);
+  return [{ id, joined: names.join('\0'), n: names.length, first }, transfer];
+}
+function walkstat({ id, dir, joined, n }) {
+  const [stats, transfer] = lstatList(dir, n === 0 ? [] : joined.split('\0'));
+  return [{ id, stats }, transfer];
+}
 parentPort.on('message', (msg) => {
   let out;
   try {
-    out = msg.op === 'list' ? list(msg) : msg.op === 'batch' ? batch(msg) : msg.op === 'write' ? write(msg) : msg.op === 'lstat' ? lstats(msg) : msg.real === undefined ? stats(msg) : read(msg);
+    out = msg.op === 'list' ? list(msg) : msg.op === 'walkdir' ? walkdir(msg) : msg.op === 'walkstat' ? walkstat(msg) : msg.op === 'batch' ? batch(msg) : msg.op === 'write' ? write(msg) : msg.op === 'lstat' ? lstats(msg) : msg.real === undefined ? stats(msg) : read(msg);
   } catch (e) { out = [fail(msg.id, e), []]; }
   parentPort.postMessage(out[0], out[1]);
 });
@@ -641,7 +677,41 @@ export function listingWorkers(): number {
   return statPool.workers.length + listPool.workers.length;
 }
 
+/** lstat results of a folder's entries, by position (see `lstatList` in the worker). */
+export interface WalkStats {
+  /** 0 gone, 1 file, 2 folder, 3 link, 4 other, 5 unreadable (errno in `codes`). */
+  type: Uint8Array;
+  mode: Uint32Array;
+  size: Float64Array;
+  /** mtimeMs as Stats has it. */
+  mtime: Float64Array;
+  dev: Float64Array;
+  ino: Float64Array;
+  codes: Record<number, string>;
+}
+
+/** The archive walk's worker: one, at the main thread's priority (a download someone waits for). */
+const walkPool = new Pool(() => 1, 0);
+
+/**
+ * A folder's entry names (sorted by code units) and the lstat of the first WALK_FIRST of them, in
+ * one worker round trip (the archive walk: one lstat per file as a libuv round trip was the largest
+ * cost on the event loop). Errors of the folder's read reject with the errno code.
+ */
+export async function walkFolder(dir: string): Promise<{ names: string[]; first: WalkStats }> {
+  const w = walkPool.pick(1)[0]!;
+  const r = await walkPool.ask<{ joined: string; n: number; first: WalkStats }>(w, { op: 'walkdir', dir });
+  return { names: r.n === 0 ? [] : r.joined.split('\0'), first: r.first };
+}
+
+/** The lstat of more `names` of `dir` (after `walkFolder`'s first part). */
+export async function walkStats(dir: string, names: string[]): Promise<WalkStats> {
+  const w = walkPool.pick(1)[0]!;
+  const r = await walkPool.ask<{ stats: WalkStats }>(w, { op: 'walkstat', dir, joined: names.join('\0'), n: names.length });
+  return r.stats;
+}
+
 /** Stops the workers (tests and shutdown; they are unref'd and never hold the process). */
 export async function closeWorkerPools(): Promise<void> {
-  await Promise.all([statPool.close(), readPool.close(), listPool.close(), indexPool.close(), batchPool.close(), writePool.close()]);
+  await Promise.all([statPool.close(), readPool.close(), listPool.close(), indexPool.close(), batchPool.close(), writePool.close(), walkPool.close()]);
 }

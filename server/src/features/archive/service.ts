@@ -15,7 +15,8 @@ import { openExact, type FileChunks } from '../../fs/read.js';
 import { readBatch } from '../../fs/worker-pool.js';
 import type { ResolveUser, ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
-import { walk, type WalkEntry, type WalkSkip } from '../../fs/walk.js';
+import type { WalkSkip } from '../../fs/walk.js';
+import { walkBatched, type LeanEntry } from '../../fs/walk-batched.js';
 import { NotFound } from '../../http/errors.js';
 import { Coalesce, createCodec } from './codecs.js';
 import type { ArchiveEntry } from './entry.js';
@@ -92,12 +93,13 @@ interface PlannedEntry {
   mode: number;
   mtime: Date;
   size: number;
-  src: ScopedPath | WalkEntry;
+  /** Where the content is, and the device and inode its read must find there. */
+  src: { real: string; stat: { dev: number; ino: number } };
 }
 
-function planned(name: string, src: ScopedPath | WalkEntry, isDir: boolean): PlannedEntry {
+function planned(name: string, src: ScopedPath | LeanEntry, isDir: boolean): PlannedEntry {
   const st = src.stat!;
-  return { name, isDir, mode: st.mode & 0o7777, mtime: st.mtime, size: isDir ? 0 : st.size, src };
+  return { name, isDir, mode: st.mode & 0o7777, mtime: st.mtime, size: isDir ? 0 : st.size, src: { real: src.real, stat: st } };
 }
 
 /** Every entry of the plan, in walk order; folders before their contents. */
@@ -121,11 +123,13 @@ async function* plannedEntries(
     }
     if (!st.isDirectory()) continue;
     if (name) yield planned(name, item, true);
-    const entries = walk(item, {
+    // The walk's folder reads and lstat calls are done in a worker (fs/walk-batched.ts), with
+    // the same rules as fs/walk.ts: denied, hidden and reserved names, escaping links and loops
+    // are left out (S56).
+    const entries = walkBatched(item, {
       user: ctx.user,
       globalRules: ctx.globalRules,
       hidden: true,
-      descendLinks: true,
       signal: ctx.signal,
       onSkip: ctx.onSkip,
     });
@@ -170,8 +174,8 @@ async function* withContents(
     const files = slots.map(({ e }) => ({
       real: e.src.real,
       size: e.size,
-      dev: e.src.stat!.dev,
-      ino: e.src.stat!.ino,
+      dev: e.src.stat.dev,
+      ino: e.src.stat.ino,
       deflate: !COMPRESSED_EXT.test(e.name),
     }));
     const results = readBatch(files, zipLevel);

@@ -1,0 +1,131 @@
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reservePath } from './reserved.js';
+import { resolvePath } from './resolve.js';
+import { walk, type WalkSkip } from './walk.js';
+import { walkBatched } from './walk-batched.js';
+import { closeWorkerPools, WALK_FIRST, WALK_PART } from './worker-pool.js';
+
+let base: string;
+let root: string;
+/** More entries than the first part and one more part: the parts must line up with the names. */
+const BIG = WALK_FIRST + WALK_PART + 7;
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'coffer-walkb-'));
+  root = path.join(base, 'root');
+  await mkdir(path.join(root, 'a/b'), { recursive: true });
+  await mkdir(path.join(base, 'outside/deep'), { recursive: true });
+  await writeFile(path.join(base, 'outside/o.txt'), 'o');
+  await writeFile(path.join(base, 'outside/deep/d.txt'), 'd');
+  await writeFile(path.join(root, 'a/b/c.txt'), 'ccc');
+  await chmod(path.join(root, 'a/b/c.txt'), 0o640);
+  await writeFile(path.join(root, 'a/.hidden'), 'h');
+  await writeFile(path.join(root, 'z.txt'), 'z');
+  await mkdir(path.join(root, 'secret'));
+  await writeFile(path.join(root, 'secret/s.txt'), 's');
+  await symlink(path.join(base, 'outside'), path.join(root, 'out')); // escaping folder link
+  await symlink(path.join(base, 'outside/o.txt'), path.join(root, 'a/o-link.txt')); // escaping file link
+  await symlink('../../outside/deep', path.join(root, 'a/rel-out')); // escaping, relative
+  await symlink('a', path.join(root, 'alias')); // inside: descended
+  await symlink('b/c.txt', path.join(root, 'a/c-link.txt')); // inside file link
+  await symlink('..', path.join(root, 'a/up')); // loop
+  await symlink('missing', path.join(root, 'broken')); // dangling
+  await symlink(path.join(base, 'nowhere'), path.join(root, 'broken-out')); // dangling, pointing out
+  await writeFile(path.join(root, '.coffer-tmp-123'), 'staging');
+  await writeFile(path.join(root, 'coffer.db'), 'db');
+  await reservePath(path.join(root, 'coffer.db'));
+  await mkdir(path.join(root, 'big'));
+  await Promise.all(
+    Array.from({ length: BIG }, (_, i) => writeFile(path.join(root, 'big', `f${String(i).padStart(5, '0')}`), 'x'.repeat(i % 7))),
+  );
+  // Denied names inside the big folder, past the first part.
+  await writeFile(path.join(root, 'big', 'zz-secret'), 's');
+});
+afterAll(async () => {
+  await closeWorkerPools();
+  await rm(base, { recursive: true, force: true });
+});
+
+const rules = [
+  { regex: false, allow: false, path: '/secret', regexp: null },
+  { regex: false, allow: false, path: '/big/zz-secret', regexp: null },
+];
+const user = { scope: '/', rules, hideDotfiles: true };
+
+async function both(opts: { hidden?: boolean; signal?: AbortSignal } = {}) {
+  const dir = await resolvePath(user, '/', { serverRoot: root, globalRules: [] });
+  const a: string[] = [];
+  const aSkips: WalkSkip[] = [];
+  for await (const e of walk(dir, { user, globalRules: [], descendLinks: true, onSkip: (s) => aSkips.push(s), ...opts })) {
+    a.push(`${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`);
+  }
+  const b: string[] = [];
+  const bSkips: WalkSkip[] = [];
+  for await (const e of walkBatched(dir, { user, globalRules: [], onSkip: (s) => bSkips.push(s), ...opts })) {
+    b.push(`${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`);
+  }
+  const skips = (s: WalkSkip[]) => s.map((x) => `${x.reason} ${x.virtual}`).sort();
+  return { a, b, aSkips: skips(aSkips), bSkips: skips(bSkips) };
+}
+
+describe('walkBatched', () => {
+  it('yields what walk yields (descending inside links), in the same order with the same stats', async () => {
+    const { a, b, aSkips, bSkips } = await both();
+    expect(b).toEqual(a);
+    expect(bSkips).toEqual(aSkips);
+    const seen = b.map((l) => l.split(' ')[0]);
+    expect(seen).toContain('/alias/b/c.txt');
+    expect(seen).toContain('/a/c-link.txt');
+    expect(seen.filter((v) => v.startsWith('/big/'))).toHaveLength(BIG);
+  });
+
+  it('leaves out escaping links (absolute and relative), loops, denied, hidden, staging and reserved names', async () => {
+    const { b, bSkips } = await both();
+    const seen = b.map((l) => l.split(' ')[0]!);
+    for (const v of ['/out', '/a/o-link.txt', '/a/rel-out', '/a/up', '/secret', '/secret/s.txt', '/a/.hidden', '/.coffer-tmp-123', '/coffer.db', '/big/zz-secret']) {
+      expect(seen).not.toContain(v);
+    }
+    expect(seen.some((v) => v.includes('o.txt') || v.includes('d.txt'))).toBe(false);
+    expect(bSkips).toEqual(
+      expect.arrayContaining([
+        'escaping /out',
+        'escaping /a/o-link.txt',
+        'escaping /a/rel-out',
+        'loop /a/up',
+        'denied /secret',
+        'denied /a/.hidden',
+        'denied /big/zz-secret',
+        'reserved /coffer.db',
+      ]),
+    );
+    // A dangling link pointing out is left out; one pointing inside is a dangling entry.
+    expect(seen).not.toContain('/broken-out');
+    expect(seen).toContain('/broken');
+  });
+
+  it('keeps dotfiles when hidden is off, and stops at once when aborted', async () => {
+    const { a, b } = await both({ hidden: false });
+    expect(b).toEqual(a);
+    expect(b.map((l) => l.split(' ')[0])).toContain('/a/.hidden');
+    const ac = new AbortController();
+    ac.abort();
+    expect((await both({ signal: ac.signal })).b).toEqual([]);
+  });
+
+  it('reports a folder it cannot read and goes on', async () => {
+    const dir = await resolvePath(user, '/a', { serverRoot: root, globalRules: [] });
+    await rm(path.join(root, 'a/b'), { recursive: true });
+    const skips: WalkSkip[] = [];
+    const seen: string[] = [];
+    // The folder vanished after it was resolved: its read fails, reported, no throw.
+    const gone = { ...dir, real: path.join(root, 'a/b') };
+    for await (const e of walkBatched(gone, { user, globalRules: [], onSkip: (s) => skips.push(s) })) seen.push(e.virtual);
+    expect(seen).toEqual([]);
+    expect(skips.map((s) => s.reason)).toEqual(['error']);
+    await mkdir(path.join(root, 'a/b'));
+    await writeFile(path.join(root, 'a/b/c.txt'), 'ccc');
+  });
+});

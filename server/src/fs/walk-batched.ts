@@ -1,0 +1,173 @@
+/**
+ * The walk of `walk.ts` with its folder reads and lstat calls done in a worker thread, a folder
+ * (or a part of WALK_PART entries) per round trip (worker-pool.ts walkFolder / walkStats), for
+ * walks that visit every file of a big tree at once: archive downloads and compress jobs. On the
+ * event loop one lstat per entry through libuv was the largest single cost of an archive of
+ * 10,000 small files (bench/README.md, Archive, 2026-11-29).
+ *
+ * Same rules as `walk` with `descendLinks` and pre-order: depth first, names sorted by code unit,
+ * Coffer's temporary and reserved names left out, rule-denied entries (and hidden ones unless
+ * `hidden: false`) skipped with their subtree before anything of theirs is used (S6), links
+ * judged on the main thread by the same `linkTarget` as `walk` (escaping links and loops skipped,
+ * S7), never leaving the area. What it yields is leaner than `WalkEntry`: the numbers of the
+ * stat the archive writers need, with the device and inode that a later read checks (the file
+ * read must be the one walked).
+ */
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import type { Rule } from '@coffer/protocol';
+import { isTempName } from './names.js';
+import { reservedNamesIn } from './reserved.js';
+import { isDenied, type RuleSubject } from './rules.js';
+import { childVirtual, type ScopedPath } from './resolve.js';
+import { linkTarget, type WalkKind, type WalkSkip } from './walk.js';
+import { walkFolder, walkStats, WALK_FIRST, WALK_PART, type WalkStats } from './worker-pool.js';
+
+/** What the walk knows of an entry's target (a link's target for a link). */
+export interface LeanStat {
+  /** st_mode (type and permission bits). */
+  mode: number;
+  size: number;
+  mtime: Date;
+  dev: number;
+  ino: number;
+}
+
+export interface LeanEntry {
+  /** Virtual path inside the area. */
+  readonly virtual: string;
+  /** The directory entry on disk (the link itself for a link). */
+  readonly entry: string;
+  /** Fully resolved real path (equals `entry` unless `isSymlink`). */
+  readonly real: string;
+  readonly kind: WalkKind;
+  readonly isSymlink: boolean;
+  readonly stat: LeanStat;
+}
+
+export interface BatchedWalkOptions {
+  user: RuleSubject;
+  globalRules: readonly Rule[];
+  /** Count hideDotfiles as denied (default true). */
+  hidden?: boolean;
+  signal?: AbortSignal;
+  onSkip?: (skip: WalkSkip) => void;
+}
+
+const TYPE_KIND: Record<number, WalkKind> = { 1: 'file', 2: 'dir', 4: 'other' };
+
+function fromStats(s: Stats): LeanStat {
+  return { mode: s.mode, size: s.size, mtime: s.mtime, dev: s.dev, ino: s.ino };
+}
+
+/**
+ * Walks everything below `dir` (not `dir` itself), folders before their contents, links to
+ * folders inside the area descended into (loops skipped).
+ */
+export async function* walkBatched(dir: ScopedPath, opts: BatchedWalkOptions): AsyncGenerator<LeanEntry> {
+  const ancestors = new Set<string>([dir.real]);
+  yield* visit(dir.real, dir.virtual, dir.root, ancestors, opts);
+}
+
+async function* visit(
+  dirReal: string,
+  dirVirtual: string,
+  root: string,
+  ancestors: Set<string>,
+  opts: BatchedWalkOptions,
+): AsyncGenerator<LeanEntry> {
+  let names: string[];
+  let first: WalkStats;
+  try {
+    ({ names, first } = await walkFolder(dirReal));
+  } catch (error) {
+    opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
+    return;
+  }
+  // The rest of a big folder's stats, asked for at once in parts (the first part came with the names).
+  const parts: Promise<WalkStats>[] = [];
+  for (let from = WALK_FIRST; from < names.length; from += WALK_PART) {
+    const p = walkStats(dirReal, names.slice(from, from + WALK_PART));
+    p.catch(() => undefined); // awaited below, or abandoned when the walk stops
+    parts.push(p);
+  }
+  const reserved = reservedNamesIn(dirReal);
+  let stats = first;
+  let at = 0; // index of `stats`' first entry in `names`
+  for (let i = 0; i < names.length; i++) {
+    if (opts.signal?.aborted) return;
+    if (i - at >= stats.type.length) {
+      at = i;
+      try {
+        stats = await parts.shift()!;
+      } catch (error) {
+        opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
+        return;
+      }
+    }
+    const k = i - at;
+    const name = names[i]!;
+    if (isTempName(name)) continue;
+    const virtual = childVirtual(dirVirtual, name);
+    const entry = path.join(dirReal, name);
+    // A reserved name is reported as walk.ts does (a caller may refuse a folder holding one).
+    if (reserved.has(name)) {
+      opts.onSkip?.({ virtual, entry, reason: 'reserved' });
+      continue;
+    }
+    if (isDenied(opts.user, virtual, opts.globalRules, { hidden: opts.hidden ?? true })) {
+      opts.onSkip?.({ virtual, entry, reason: 'denied' });
+      continue;
+    }
+    const type = stats.type[k]!;
+    if (type === 0) continue; // vanished between the folder's read and its lstat
+    if (type === 5) {
+      const error = Object.assign(new Error(`lstat failed: ${stats.codes[k] ?? 'EIO'}`), { code: stats.codes[k] });
+      opts.onSkip?.({ virtual, entry, reason: 'error', error });
+      continue;
+    }
+    let e: LeanEntry;
+    if (type !== 3) {
+      const stat: LeanStat = {
+        mode: stats.mode[k]!,
+        size: stats.size[k]!,
+        // As Stats.mtime: the milliseconds rounded.
+        mtime: new Date(Math.round(stats.mtime[k]!)),
+        dev: stats.dev[k]!,
+        ino: stats.ino[k]!,
+      };
+      e = { virtual, entry, real: entry, kind: TYPE_KIND[type] ?? 'other', isSymlink: false, stat };
+    } else {
+      // A link: judged here exactly as walk.ts does (links are few).
+      const link = await linkTarget(entry, root);
+      if (link.escaping) {
+        opts.onSkip?.({ virtual, entry, reason: link.loop ? 'loop' : 'escaping' });
+        continue;
+      }
+      if (!link.stat) {
+        // Dangling: nothing to archive; its own lstat numbers are not needed by anyone.
+        e = {
+          virtual,
+          entry,
+          real: link.real,
+          kind: 'dangling',
+          isSymlink: true,
+          stat: { mode: stats.mode[k]!, size: 0, mtime: new Date(Math.round(stats.mtime[k]!)), dev: 0, ino: 0 },
+        };
+      } else {
+        const kind: WalkKind = link.stat.isDirectory() ? 'dir' : link.stat.isFile() ? 'file' : 'other';
+        e = { virtual, entry, real: link.real, kind, isSymlink: true, stat: fromStats(link.stat) };
+      }
+    }
+    if (e.kind === 'dir' && ancestors.has(e.real)) {
+      opts.onSkip?.({ virtual, entry, reason: 'loop' });
+      continue;
+    }
+    yield e;
+    if (e.kind === 'dir') {
+      ancestors.add(e.real);
+      yield* visit(e.real, e.virtual, root, ancestors, opts);
+      ancestors.delete(e.real);
+    }
+  }
+}
