@@ -69,17 +69,27 @@ export async function* walkBatched(dir: ScopedPath, opts: BatchedWalkOptions): A
   yield* visit(dir.real, dir.virtual, dir.root, ancestors, opts);
 }
 
+type Folder = { names: string[]; first: WalkStats };
+
+/** A folder read started early; its failure is seen when it is awaited. */
+function readEarly(dirReal: string): Promise<Folder> {
+  const p = walkFolder(dirReal);
+  p.catch(() => undefined);
+  return p;
+}
+
 async function* visit(
   dirReal: string,
   dirVirtual: string,
   root: string,
   ancestors: Set<string>,
   opts: BatchedWalkOptions,
+  early?: Promise<Folder>,
 ): AsyncGenerator<LeanEntry> {
   let names: string[];
   let first: WalkStats;
   try {
-    ({ names, first } = await walkFolder(dirReal));
+    ({ names, first } = await (early ?? walkFolder(dirReal)));
   } catch (error) {
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
@@ -92,8 +102,29 @@ async function* visit(
     parts.push(p);
   }
   const reserved = reservedNamesIn(dirReal);
+  /** Why a name is left out before its stats are looked at, or null. */
+  const leftOut = (name: string, virtual: string): 'temp' | 'reserved' | 'denied' | null => {
+    if (isTempName(name)) return 'temp';
+    if (reserved.has(name)) return 'reserved';
+    if (isDenied(opts.user, virtual, opts.globalRules, { hidden: opts.hidden ?? true })) return 'denied';
+    return null;
+  };
   let stats = first;
   let at = 0; // index of `stats`' first entry in `names`
+  // The next plain subfolder's read, started before the walk gets there (a round trip to the
+  // worker per folder would otherwise be waited for in turn): one per level at most.
+  let next: { index: number; p: Promise<Folder> } | undefined;
+  const readNext = (from: number) => {
+    next = undefined;
+    for (let j = from; j < at + stats.type.length; j++) {
+      if (stats.type[j - at] !== 2) continue;
+      const name = names[j]!;
+      if (leftOut(name, childVirtual(dirVirtual, name)) !== null) continue;
+      next = { index: j, p: readEarly(path.join(dirReal, name)) };
+      return;
+    }
+  };
+  readNext(0);
   for (let i = 0; i < names.length; i++) {
     if (opts.signal?.aborted) return;
     if (i - at >= stats.type.length) {
@@ -104,19 +135,17 @@ async function* visit(
         opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
         return;
       }
+      if (!next) readNext(i);
     }
     const k = i - at;
     const name = names[i]!;
-    if (isTempName(name)) continue;
     const virtual = childVirtual(dirVirtual, name);
     const entry = path.join(dirReal, name);
-    // A reserved name is reported as walk.ts does (a caller may refuse a folder holding one).
-    if (reserved.has(name)) {
-      opts.onSkip?.({ virtual, entry, reason: 'reserved' });
-      continue;
-    }
-    if (isDenied(opts.user, virtual, opts.globalRules, { hidden: opts.hidden ?? true })) {
-      opts.onSkip?.({ virtual, entry, reason: 'denied' });
+    const why = leftOut(name, virtual);
+    if (why === 'temp') continue;
+    // Reserved and denied names are reported as walk.ts does (a caller may refuse a folder holding one).
+    if (why) {
+      opts.onSkip?.({ virtual, entry, reason: why });
       continue;
     }
     const type = stats.type[k]!;
@@ -165,8 +194,11 @@ async function* visit(
     }
     yield e;
     if (e.kind === 'dir') {
+      // Its read, if started early (a plain folder, not a link: the same path as e.real).
+      const early = next?.index === i ? next.p : undefined;
+      if (early) readNext(i + 1);
       ancestors.add(e.real);
-      yield* visit(e.real, e.virtual, root, ancestors, opts);
+      yield* visit(e.real, e.virtual, root, ancestors, opts, early);
       ancestors.delete(e.real);
     }
   }
