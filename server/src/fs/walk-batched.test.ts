@@ -39,7 +39,9 @@ beforeAll(async () => {
   await reservePath(path.join(root, 'coffer.db'));
   await mkdir(path.join(root, 'big'));
   await Promise.all(
-    Array.from({ length: BIG }, (_, i) => writeFile(path.join(root, 'big', `f${String(i).padStart(5, '0')}`), 'x'.repeat(i % 7))),
+    Array.from({ length: BIG }, (_, i) =>
+      writeFile(path.join(root, 'big', `f${String(i).padStart(5, '0')}`), 'x'.repeat(i % 7)),
+    ),
   );
   // Denied names inside the big folder, past the first part.
   await writeFile(path.join(root, 'big', 'zz-secret'), 's');
@@ -59,13 +61,23 @@ async function both(opts: { hidden?: boolean; signal?: AbortSignal } = {}) {
   const dir = await resolvePath(user, '/', { serverRoot: root, globalRules: [] });
   const a: string[] = [];
   const aSkips: WalkSkip[] = [];
-  for await (const e of walk(dir, { user, globalRules: [], descendLinks: true, onSkip: (s) => aSkips.push(s), ...opts })) {
-    a.push(`${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`);
+  for await (const e of walk(dir, {
+    user,
+    globalRules: [],
+    descendLinks: true,
+    onSkip: (s) => aSkips.push(s),
+    ...opts,
+  })) {
+    a.push(
+      `${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`,
+    );
   }
   const b: string[] = [];
   const bSkips: WalkSkip[] = [];
   for await (const e of walkBatched(dir, { user, globalRules: [], onSkip: (s) => bSkips.push(s), ...opts })) {
-    b.push(`${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`);
+    b.push(
+      `${e.virtual} ${e.kind} ${e.real} ${e.kind === 'dangling' ? '' : `${e.stat.mode} ${e.stat.size} ${e.stat.mtime.getTime()} ${e.stat.dev} ${e.stat.ino}`}`,
+    );
   }
   const skips = (s: WalkSkip[]) => s.map((x) => `${x.reason} ${x.virtual}`).sort();
   return { a, b, aSkips: skips(aSkips), bSkips: skips(bSkips) };
@@ -85,7 +97,18 @@ describe('walkBatched', () => {
   it('leaves out escaping links (absolute and relative), loops, denied, hidden, staging and reserved names', async () => {
     const { b, bSkips } = await both();
     const seen = b.map((l) => l.split(' ')[0]!);
-    for (const v of ['/out', '/a/o-link.txt', '/a/rel-out', '/a/up', '/secret', '/secret/s.txt', '/a/.hidden', '/.coffer-tmp-123', '/coffer.db', '/big/zz-secret']) {
+    for (const v of [
+      '/out',
+      '/a/o-link.txt',
+      '/a/rel-out',
+      '/a/up',
+      '/secret',
+      '/secret/s.txt',
+      '/a/.hidden',
+      '/.coffer-tmp-123',
+      '/coffer.db',
+      '/big/zz-secret',
+    ]) {
       expect(seen).not.toContain(v);
     }
     expect(seen.some((v) => v.includes('o.txt') || v.includes('d.txt'))).toBe(false);
@@ -122,7 +145,8 @@ describe('walkBatched', () => {
     const seen: string[] = [];
     // The folder vanished after it was resolved: its read fails, reported, no throw.
     const gone = { ...dir, real: path.join(root, 'a/b') };
-    for await (const e of walkBatched(gone, { user, globalRules: [], onSkip: (s) => skips.push(s) })) seen.push(e.virtual);
+    for await (const e of walkBatched(gone, { user, globalRules: [], onSkip: (s) => skips.push(s) }))
+      seen.push(e.virtual);
     expect(seen).toEqual([]);
     expect(skips.map((s) => s.reason)).toEqual(['error']);
     await mkdir(path.join(root, 'a/b'));

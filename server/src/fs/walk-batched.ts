@@ -151,7 +151,9 @@ async function* visit(
     const type = stats.type[k]!;
     if (type === 0) continue; // vanished between the folder's read and its lstat
     if (type === 5) {
-      const error = Object.assign(new Error(`lstat failed: ${stats.codes[k] ?? 'EIO'}`), { code: stats.codes[k] });
+      const error = Object.assign(new Error(`lstat failed: ${stats.codes[k] ?? 'EIO'}`), {
+        code: stats.codes[k],
+      });
       opts.onSkip?.({ virtual, entry, reason: 'error', error });
       continue;
     }
@@ -181,7 +183,13 @@ async function* visit(
           real: link.real,
           kind: 'dangling',
           isSymlink: true,
-          stat: { mode: stats.mode[k]!, size: 0, mtime: new Date(Math.round(stats.mtime[k]!)), dev: 0, ino: 0 },
+          stat: {
+            mode: stats.mode[k]!,
+            size: 0,
+            mtime: new Date(Math.round(stats.mtime[k]!)),
+            dev: 0,
+            ino: 0,
+          },
         };
       } else {
         const kind: WalkKind = link.stat.isDirectory() ? 'dir' : link.stat.isFile() ? 'file' : 'other';

@@ -13,7 +13,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function build(entries: ArchiveEntry[]): Promise<{ bytes: Buffer; pieces: Buffer[] }> {
   const pieces: Buffer[] = [];
-  for await (const b of tarStream((async function* () { yield* entries; })())) pieces.push(b);
+  for await (const b of tarStream(
+    (async function* () {
+      yield* entries;
+    })(),
+  ))
+    pieces.push(b);
   return { bytes: Buffer.concat(pieces), pieces };
 }
 
@@ -24,7 +29,9 @@ function save(bytes: Buffer): string {
 }
 
 /** What tar-stream's extractor reads back: name → [type, size, mode, mtime seconds, content]. */
-async function extractWithTarStream(bytes: Buffer): Promise<Map<string, { type: string; size: number; mode: number; mtime: number; body: Buffer }>> {
+async function extractWithTarStream(
+  bytes: Buffer,
+): Promise<Map<string, { type: string; size: number; mode: number; mtime: number; body: Buffer }>> {
   const out = new Map<string, { type: string; size: number; mode: number; mtime: number; body: Buffer }>();
   const ex = tarStreamLib.extract();
   const done = new Promise<void>((resolve, reject) => {
@@ -32,7 +39,13 @@ async function extractWithTarStream(bytes: Buffer): Promise<Map<string, { type: 
       const parts: Buffer[] = [];
       stream.on('data', (c: Buffer) => parts.push(c));
       stream.on('end', () => {
-        out.set(h.name, { type: h.type ?? '', size: h.size ?? 0, mode: h.mode ?? 0, mtime: Math.floor((h.mtime?.getTime() ?? 0) / 1000), body: Buffer.concat(parts) });
+        out.set(h.name, {
+          type: h.type ?? '',
+          size: h.size ?? 0,
+          mode: h.mode ?? 0,
+          mtime: Math.floor((h.mtime?.getTime() ?? 0) / 1000),
+          body: Buffer.concat(parts),
+        });
         next();
       });
     });
@@ -54,7 +67,14 @@ function sample(): ArchiveEntry[] {
     { name: 'dir/small.txt', isDir: false, mode: 0o640, mtime: when, size: 5, data: Buffer.from('hello') },
     { name: 'dir/empty.txt', isDir: false, mode: 0o600, mtime: when, size: 0, data: Buffer.alloc(0) },
     { name: 'exactly512.bin', isDir: false, mode: 0o644, mtime: when, size: 512, data: Buffer.alloc(512, 7) },
-    { name: longName, isDir: false, mode: 0o755, mtime: new Date('2001-09-09T01:46:40Z'), size: 3, data: Buffer.from('abc') },
+    {
+      name: longName,
+      isDir: false,
+      mode: 0o755,
+      mtime: new Date('2001-09-09T01:46:40Z'),
+      size: 3,
+      data: Buffer.from('abc'),
+    },
     { name: 'big-ahead.bin', isDir: false, mode: 0o644, mtime: when, size: big.length, data: big },
     {
       name: 'big-stream.bin',
@@ -100,7 +120,16 @@ describe('tarStream', () => {
   it('is read back the same by the tar-stream extractor (pax path for long names)', async () => {
     const { bytes } = await build(sample());
     const got = await extractWithTarStream(bytes);
-    expect([...got.keys()]).toEqual(['dir/', 'dir/small.txt', 'dir/empty.txt', 'exactly512.bin', longName, 'big-ahead.bin', 'big-stream.bin', 'last.txt']);
+    expect([...got.keys()]).toEqual([
+      'dir/',
+      'dir/small.txt',
+      'dir/empty.txt',
+      'exactly512.bin',
+      longName,
+      'big-ahead.bin',
+      'big-stream.bin',
+      'last.txt',
+    ]);
     expect(got.get('dir/')).toMatchObject({ type: 'directory', mode: 0o750 });
     expect(got.get(longName)).toMatchObject({ type: 'file', size: 3, mode: 0o755, mtime: 1_000_000_000 });
     expect(got.get(longName)!.body.toString()).toBe('abc');

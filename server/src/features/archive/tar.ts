@@ -26,7 +26,9 @@ const TYPE_PAX = 0x78; // 'x'
 
 /** Writes `value` as zero-padded octal of `width - 1` digits and a NUL at `at`. */
 function octal(buf: Buffer, at: number, width: number, value: number): void {
-  const s = Math.max(0, Math.floor(value)).toString(8).padStart(width - 1, '0');
+  const s = Math.max(0, Math.floor(value))
+    .toString(8)
+    .padStart(width - 1, '0');
   buf.write(s, at, width - 1, 'ascii');
   buf[at + width - 1] = 0;
 }
@@ -169,7 +171,8 @@ export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGen
     if (e.isDir) {
       // nothing more
     } else if (e.data) {
-      if (e.data.length !== size) throw new Error(`tar entry ${e.name}: ${e.data.length} bytes where ${size} were announced`);
+      if (e.data.length !== size)
+        throw new Error(`tar entry ${e.name}: ${e.data.length} bytes where ${size} were announced`);
       if (size >= OUT_CHUNK) {
         // A big body goes out as it is, after what is pending.
         yield out.take()!;
@@ -185,7 +188,8 @@ export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGen
         if (written > size) throw new Error(`tar entry ${e.name}: more than the ${size} bytes announced`);
         yield chunk;
       }
-      if (written !== size) throw new Error(`tar entry ${e.name}: ${written} bytes where ${size} were announced`);
+      if (written !== size)
+        throw new Error(`tar entry ${e.name}: ${written} bytes where ${size} were announced`);
       if (size % BLOCK) out.reserve(BLOCK - (size % BLOCK));
     }
     const piece = out.ready();
