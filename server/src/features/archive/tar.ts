@@ -12,12 +12,11 @@
  * 100 bytes goes into a pax `path` record (UTF-8), the header keeping a cut copy.
  */
 import type { ArchiveEntry } from './entry.js';
+import { OUT_CHUNK, Pieces } from './pieces.js';
+
+export { OUT_CHUNK };
 
 const BLOCK = 512;
-/** The writer gives out pieces of at least this many bytes (except the last, and after FLUSH_MS). */
-export const OUT_CHUNK = 64 * 1024;
-/** Bytes pending for this long go out at the next entry even if the piece is short. */
-const FLUSH_MS = 20;
 /** Largest size the 11 octal digits of the ustar size field hold. */
 const MAX_OCTAL_SIZE = 0o77777777777;
 const TYPE_FILE = 0x30; // '0'
@@ -88,60 +87,6 @@ export function writeHeader(
   buf[at + 155] = 0x20;
 }
 
-/** Collects the output in pieces of at least OUT_CHUNK bytes, headers filled in place. */
-class Output {
-  private buf = Buffer.alloc(0);
-  private len = 0;
-  private last = Date.now();
-
-  get pending(): number {
-    return this.len;
-  }
-
-  /** Room for `n` more bytes, zero-filled, at the returned offset. */
-  reserve(n: number): number {
-    if (this.len + n > this.buf.length) {
-      const grown = Buffer.alloc(Math.max(OUT_CHUNK * 2, this.len + n));
-      this.buf.copy(grown, 0, 0, this.len);
-      this.buf = grown;
-    } else {
-      this.buf.fill(0, this.len, this.len + n);
-    }
-    const at = this.len;
-    this.len += n;
-    return at;
-  }
-
-  /** A header block (see writeHeader). */
-  header(h: Parameters<typeof writeHeader>[2]): void {
-    const at = this.reserve(BLOCK);
-    writeHeader(this.buf, at, h);
-  }
-
-  /** Copies `data` in, with zeros up to the next block boundary. */
-  put(data: Buffer): void {
-    const padded = Math.ceil(data.length / BLOCK) * BLOCK;
-    const at = this.reserve(padded);
-    data.copy(this.buf, at);
-  }
-
-  /** A piece to give out now: enough bytes, or some waiting for FLUSH_MS; null if not yet. */
-  ready(): Buffer | null {
-    if (this.len >= OUT_CHUNK || (this.len > 0 && Date.now() - this.last >= FLUSH_MS)) return this.take();
-    return null;
-  }
-
-  /** Everything pending (the buffer is not reused: the piece is the consumer's). */
-  take(): Buffer | null {
-    this.last = Date.now();
-    if (this.len === 0) return null;
-    const out = this.buf.subarray(0, this.len);
-    this.buf = Buffer.alloc(0);
-    this.len = 0;
-    return out;
-  }
-}
-
 /** A pax extended header for the entry after it, or null when ustar says it all. */
 function paxFor(name: Buffer, nameStr: string, size: number): Buffer | null {
   let records = '';
@@ -155,7 +100,11 @@ function paxFor(name: Buffer, nameStr: string, size: number): Buffer | null {
  * bytes: shorter or longer fails the archive (its header already promised the size).
  */
 export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGenerator<Buffer> {
-  const out = new Output();
+  const out = new Pieces();
+  const header = (h: Parameters<typeof writeHeader>[2]) => {
+    const at = out.reserve(BLOCK); // first: it may move `out.buf`
+    writeHeader(out.buf, at, h);
+  };
   for await (const e of entries) {
     const nameStr = e.isDir ? e.name + '/' : e.name;
     const name = Buffer.from(nameStr, 'utf8');
@@ -164,10 +113,10 @@ export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGen
     const pax = paxFor(name, nameStr, size);
     if (pax) {
       const paxName = Buffer.concat([Buffer.from('PaxHeader/'), cutName(name, 90)]);
-      out.header({ name: paxName, mode: 0o644, size: pax.length, mtime, type: TYPE_PAX });
-      out.put(pax);
+      header({ name: paxName, mode: 0o644, size: pax.length, mtime, type: TYPE_PAX });
+      out.put(pax, BLOCK);
     }
-    out.header({ name: cutName(name, 100), mode: e.mode, size, mtime, type: e.isDir ? TYPE_DIR : TYPE_FILE });
+    header({ name: cutName(name, 100), mode: e.mode, size, mtime, type: e.isDir ? TYPE_DIR : TYPE_FILE });
     if (e.isDir) {
       // nothing more
     } else if (e.data) {
@@ -178,7 +127,7 @@ export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGen
         yield out.take()!;
         yield e.data;
         if (size % BLOCK) out.reserve(BLOCK - (size % BLOCK));
-      } else out.put(e.data);
+      } else out.put(e.data, BLOCK);
     } else if (size > 0) {
       const pending = out.take();
       if (pending) yield pending;

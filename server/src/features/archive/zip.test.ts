@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArchiveEntry } from './entry.js';
-import { zipStream } from './zip.js';
+import { crc32 } from 'node:zlib';
+import { Central, type CentralRecord, zipStream } from './zip.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'coffer-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,4 +77,138 @@ describe('zipStream (checked with unzip)', () => {
     expect(out.trim().split('\n').at(-1)).toMatch(/\b70000 files$/);
     execFileSync('unzip', ['-tq', file], { maxBuffer: 1 << 26 });
   }, 60_000);
+});
+
+describe('zipStream output pieces and central records', () => {
+  it('gives out pieces of at least 64 KiB, with read-ahead bodies large and small, that unzip and zipinfo accept', async () => {
+    const bigAhead = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 13) % 256));
+    const entries: ArchiveEntry[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const data = Buffer.from(`line ${i} `.repeat(4).slice(0, 40));
+      // As a worker hands small files over (fs/worker-pool.ts readBatch), one in ten as plain data.
+      if (i % 10 === 0)
+        entries.push({
+          name: `d${i % 10}/file-${i}.txt`,
+          isDir: false,
+          mode: 0o644,
+          mtime: when,
+          size: data.length,
+          data,
+        });
+      else
+        entries.push({
+          name: `d${i % 10}/file-${i}.txt`,
+          isDir: false,
+          mode: 0o644,
+          mtime: when,
+          size: data.length,
+          zip: { body: data, deflated: false, crc: crc32(data) },
+        });
+      if (i === 1500) {
+        entries.push({
+          name: 'ahead.bin',
+          isDir: false,
+          mode: 0o600,
+          mtime: when,
+          size: bigAhead.length,
+          data: bigAhead,
+        });
+        // As a worker hands it over: stored body with its CRC.
+        entries.push({
+          name: 'ahead.jpg',
+          isDir: false,
+          mode: 0o644,
+          mtime: when,
+          size: bigAhead.length,
+          zip: { body: bigAhead, deflated: false, crc: crc32(bigAhead) },
+        });
+      }
+    }
+    const pieces: Buffer[] = [];
+    for await (const b of zipStream(
+      (async function* () {
+        yield* entries;
+      })(),
+    ))
+      pieces.push(b);
+    // Far fewer writes than entries (two per entry before): pieces of 64 KiB, or what waited 20 ms.
+    expect(pieces.length).toBeLessThan(100);
+    expect(pieces.filter((p) => p.length >= 64 * 1024).length).toBeGreaterThanOrEqual(3);
+    const file = path.join(dir, 'pieces.zip');
+    writeFileSync(file, Buffer.concat(pieces));
+    execFileSync('unzip', ['-tq', file]);
+    expect(execFileSync('unzip', ['-p', file, 'ahead.bin'], { maxBuffer: 1 << 24 }).equals(bigAhead)).toBe(
+      true,
+    );
+    expect(execFileSync('unzip', ['-p', file, 'ahead.jpg'], { maxBuffer: 1 << 24 }).equals(bigAhead)).toBe(
+      true,
+    );
+    expect(execFileSync('unzip', ['-p', file, 'd7/file-2997.txt']).toString()).toBe(
+      'line 2997 line 2997 line 2997 line 2997 '.slice(0, 40),
+    );
+    const info = execFileSync('zipinfo', ['-l', file], { maxBuffer: 1 << 24 }).toString();
+    expect(info).toMatch(/-rw-------.*200000 .* defN .* ahead\.bin$/m);
+    expect(info).toMatch(/200000 .* stor .* ahead\.jpg$/m);
+    expect(info).toMatch(/3002 files/);
+  });
+
+  it('writes ZIP64 extras in the central directory for sizes and offsets over 4 GiB, only the fields that need them', () => {
+    const c = new Central();
+    const name = Buffer.from('n.bin');
+    const rec = (size: number, compressed: number, offset: number): CentralRecord => ({
+      name,
+      flags: 0x0800,
+      method: 8,
+      time: 1,
+      date: 2,
+      crc: 0x12345678,
+      compressed,
+      size,
+      offset,
+      external: 0,
+      mtime: 100,
+    });
+    const five = 5 * 1024 ** 3;
+    c.add(rec(10, 5, 7)); // plain
+    c.add(rec(five, five - 1, 7)); // sizes only
+    c.add(rec(10, 5, five)); // offset only
+    c.add(rec(five, five - 1, five + 1)); // all three
+    const b = c.buf.subarray(0, c.len);
+    const records: Buffer[] = [];
+    for (let at = 0; at < b.length;) {
+      expect(b.readUInt32LE(at)).toBe(0x02014b50);
+      const len = 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+      records.push(b.subarray(at, at + len));
+      at += len;
+    }
+    expect(records).toHaveLength(4);
+    const z64 = (r: Buffer) => {
+      const x = 46 + r.readUInt16LE(28);
+      return r.readUInt16LE(x) === 0x0001
+        ? Array.from({ length: r.readUInt16LE(x + 2) / 8 }, (_, i) =>
+            Number(r.readBigUInt64LE(x + 4 + 8 * i)),
+          )
+        : [];
+    };
+    expect(z64(records[0]!)).toEqual([]);
+    expect([
+      records[0]!.readUInt32LE(20),
+      records[0]!.readUInt32LE(24),
+      records[0]!.readUInt32LE(42),
+    ]).toEqual([5, 10, 7]);
+    expect(z64(records[1]!)).toEqual([five, five - 1]);
+    expect([
+      records[1]!.readUInt32LE(20),
+      records[1]!.readUInt32LE(24),
+      records[1]!.readUInt32LE(42),
+    ]).toEqual([0xffffffff, 0xffffffff, 7]);
+    expect(z64(records[2]!)).toEqual([five]);
+    expect(records[2]!.readUInt32LE(42)).toBe(0xffffffff);
+    expect(z64(records[3]!)).toEqual([five, five - 1, five + 1]);
+    for (const r of records) {
+      expect(r.readUInt16LE(6)).toBe(r === records[0] ? 20 : 45);
+      // The timestamp extra follows: mtime 100.
+      expect(r.readInt32LE(r.length - 4)).toBe(100);
+    }
+  });
 });

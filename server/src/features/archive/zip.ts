@@ -9,6 +9,7 @@
  */
 import { constants, crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 import type { ArchiveEntry } from './entry.js';
+import { OUT_CHUNK, Pieces } from './pieces.js';
 
 const LOCAL_SIG = 0x04034b50;
 const CENTRAL_SIG = 0x02014b50;
@@ -33,7 +34,7 @@ const ZIP64_STREAM_THRESHOLD = 0xfff00000;
 export const COMPRESSED_EXT =
   /\.(zip|gz|tgz|bz2|xz|lz4|zst|br|sz|7z|rar|jpe?g|png|gif|webp|heic|avif|mp[34]|m4[av]|mkv|webm|mov|avi|ogg|opus|flac|aac|pdf|docx|xlsx|pptx|odt|ods|epub|jar|apk|woff2?)$/i;
 
-interface CentralRecord {
+export interface CentralRecord {
   name: Buffer;
   flags: number;
   method: number;
@@ -56,76 +57,101 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
-/** Extended timestamp extra field (0x5455): mtime as Unix seconds. */
-function timestampExtra(mtime: number): Buffer {
-  const b = Buffer.alloc(9);
-  b.writeUInt16LE(0x5455, 0);
-  b.writeUInt16LE(5, 2);
-  b.writeUInt8(1, 4);
-  b.writeInt32LE(Math.max(-0x80000000, Math.min(0x7fffffff, mtime)), 5);
-  return b;
+/** Bytes of the extended timestamp extra field (0x5455: mtime as Unix seconds). */
+const TIMESTAMP_EXTRA = 9;
+
+function writeTimestampExtra(b: Buffer, at: number, mtime: number): void {
+  b.writeUInt16LE(0x5455, at);
+  b.writeUInt16LE(5, at + 2);
+  b.writeUInt8(1, at + 4);
+  b.writeInt32LE(Math.max(-0x80000000, Math.min(0x7fffffff, mtime)), at + 5);
 }
 
-function localHeader(r: CentralRecord, zip64: boolean): Buffer {
-  const extra = [timestampExtra(r.mtime)];
+/** Writes the local header of `r` into `out` (ZIP64 sizes in an extra field when `zip64`); returns its length. */
+function writeLocalHeader(out: Pieces, r: CentralRecord, zip64: boolean): number {
+  const extraLen = (zip64 ? 20 : 0) + TIMESTAMP_EXTRA;
+  const length = 30 + r.name.length + extraLen;
+  const at = out.reserve(length); // first: it may move `out.buf`
+  const h = out.buf;
+  h.writeUInt32LE(LOCAL_SIG, at);
+  h.writeUInt16LE(zip64 ? 45 : 20, at + 4);
+  h.writeUInt16LE(r.flags, at + 6);
+  h.writeUInt16LE(r.method, at + 8);
+  h.writeUInt16LE(r.time, at + 10);
+  h.writeUInt16LE(r.date, at + 12);
+  h.writeUInt32LE(r.crc, at + 14);
+  h.writeUInt32LE(zip64 ? MAX32 : r.compressed, at + 18);
+  h.writeUInt32LE(zip64 ? MAX32 : r.size, at + 22);
+  h.writeUInt16LE(r.name.length, at + 26);
+  h.writeUInt16LE(extraLen, at + 28);
+  r.name.copy(h, at + 30);
+  let x = at + 30 + r.name.length;
   if (zip64) {
-    const z = Buffer.alloc(20);
-    z.writeUInt16LE(0x0001, 0);
-    z.writeUInt16LE(16, 2);
-    z.writeBigUInt64LE(BigInt(r.size), 4);
-    z.writeBigUInt64LE(BigInt(r.compressed), 12);
-    extra.unshift(z);
+    h.writeUInt16LE(0x0001, x);
+    h.writeUInt16LE(16, x + 2);
+    h.writeBigUInt64LE(BigInt(r.size), x + 4);
+    h.writeBigUInt64LE(BigInt(r.compressed), x + 12);
+    x += 20;
   }
-  const extraBuf = Buffer.concat(extra);
-  const h = Buffer.alloc(30);
-  h.writeUInt32LE(LOCAL_SIG, 0);
-  h.writeUInt16LE(zip64 ? 45 : 20, 4);
-  h.writeUInt16LE(r.flags, 6);
-  h.writeUInt16LE(r.method, 8);
-  h.writeUInt16LE(r.time, 10);
-  h.writeUInt16LE(r.date, 12);
-  h.writeUInt32LE(r.crc, 14);
-  h.writeUInt32LE(zip64 ? MAX32 : r.compressed, 18);
-  h.writeUInt32LE(zip64 ? MAX32 : r.size, 22);
-  h.writeUInt16LE(r.name.length, 26);
-  h.writeUInt16LE(extraBuf.length, 28);
-  return Buffer.concat([h, r.name, extraBuf]);
+  writeTimestampExtra(h, x, r.mtime);
+  return length;
 }
 
-function centralHeader(r: CentralRecord): Buffer {
-  const needSize = r.size >= MAX32 || r.compressed >= MAX32;
-  const needOffset = r.offset >= MAX32;
-  const z64: bigint[] = [];
-  if (needSize) z64.push(BigInt(r.size), BigInt(r.compressed));
-  if (needOffset) z64.push(BigInt(r.offset));
-  const extras = [timestampExtra(r.mtime)];
-  if (z64.length) {
-    const z = Buffer.alloc(4 + 8 * z64.length);
-    z.writeUInt16LE(0x0001, 0);
-    z.writeUInt16LE(8 * z64.length, 2);
-    z64.forEach((v, i) => z.writeBigUInt64LE(v, 4 + 8 * i));
-    extras.unshift(z);
+/** The central directory, kept encoded (~100 bytes per entry) in one growing buffer (exported for tests). */
+export class Central {
+  buf = Buffer.alloc(64 * 1024);
+  len = 0;
+
+  add(r: CentralRecord): void {
+    const needSize = r.size >= MAX32 || r.compressed >= MAX32;
+    const needOffset = r.offset >= MAX32;
+    const z64 = (needSize ? 2 : 0) + (needOffset ? 1 : 0);
+    const extraLen = (z64 ? 4 + 8 * z64 : 0) + TIMESTAMP_EXTRA;
+    const n = 46 + r.name.length + extraLen;
+    if (this.len + n > this.buf.length) {
+      const grown = Buffer.alloc(Math.max(this.buf.length * 2, this.len + n));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
+    }
+    const h = this.buf;
+    const at = this.len;
+    h.writeUInt32LE(CENTRAL_SIG, at);
+    h.writeUInt16LE(MADE_BY, at + 4);
+    h.writeUInt16LE(z64 ? 45 : 20, at + 6);
+    h.writeUInt16LE(r.flags, at + 8);
+    h.writeUInt16LE(r.method, at + 10);
+    h.writeUInt16LE(r.time, at + 12);
+    h.writeUInt16LE(r.date, at + 14);
+    h.writeUInt32LE(r.crc, at + 16);
+    h.writeUInt32LE(needSize ? MAX32 : r.compressed, at + 20);
+    h.writeUInt32LE(needSize ? MAX32 : r.size, at + 24);
+    h.writeUInt16LE(r.name.length, at + 28);
+    h.writeUInt16LE(extraLen, at + 30);
+    h.writeUInt16LE(0, at + 32); // comment
+    h.writeUInt16LE(0, at + 34); // disk
+    h.writeUInt16LE(0, at + 36); // internal attributes
+    h.writeUInt32LE(r.external >>> 0, at + 38);
+    h.writeUInt32LE(needOffset ? MAX32 : r.offset, at + 42);
+    r.name.copy(h, at + 46);
+    let x = at + 46 + r.name.length;
+    if (z64) {
+      // The ZIP64 extra holds, in this order, only the fields whose header value is 0xFFFFFFFF.
+      h.writeUInt16LE(0x0001, x);
+      h.writeUInt16LE(8 * z64, x + 2);
+      x += 4;
+      if (needSize) {
+        h.writeBigUInt64LE(BigInt(r.size), x);
+        h.writeBigUInt64LE(BigInt(r.compressed), x + 8);
+        x += 16;
+      }
+      if (needOffset) {
+        h.writeBigUInt64LE(BigInt(r.offset), x);
+        x += 8;
+      }
+    }
+    writeTimestampExtra(h, x, r.mtime);
+    this.len += n;
   }
-  const extra = Buffer.concat(extras);
-  const h = Buffer.alloc(46);
-  h.writeUInt32LE(CENTRAL_SIG, 0);
-  h.writeUInt16LE(MADE_BY, 4);
-  h.writeUInt16LE(z64.length ? 45 : 20, 6);
-  h.writeUInt16LE(r.flags, 8);
-  h.writeUInt16LE(r.method, 10);
-  h.writeUInt16LE(r.time, 12);
-  h.writeUInt16LE(r.date, 14);
-  h.writeUInt32LE(r.crc, 16);
-  h.writeUInt32LE(needSize ? MAX32 : r.compressed, 20);
-  h.writeUInt32LE(needSize ? MAX32 : r.size, 24);
-  h.writeUInt16LE(r.name.length, 28);
-  h.writeUInt16LE(extra.length, 30);
-  h.writeUInt16LE(0, 32); // comment
-  h.writeUInt16LE(0, 34); // disk
-  h.writeUInt16LE(0, 36); // internal attributes
-  h.writeUInt32LE(r.external >>> 0, 38);
-  h.writeUInt32LE(needOffset ? MAX32 : r.offset, 42);
-  return Buffer.concat([h, r.name, extra]);
 }
 
 function endRecords(count: number, cdOffset: number, cdSize: number): Buffer {
@@ -165,13 +191,17 @@ export interface ZipOptions {
   level?: number;
 }
 
-/** Streams a ZIP archive of `entries`; the central directory is kept as encoded records only. */
+/**
+ * Streams a ZIP archive of `entries` in pieces of at least 64 KiB (pieces.ts); the central
+ * directory is kept as encoded records only.
+ */
 export async function* zipStream(
   entries: AsyncIterable<ArchiveEntry>,
   opts: ZipOptions = {},
 ): AsyncGenerator<Buffer> {
   const level = opts.level ?? constants.Z_DEFAULT_COMPRESSION;
-  const central: Buffer[] = [];
+  const out = new Pieces();
+  const central = new Central();
   let offset = 0;
   let count = 0;
   for await (const e of entries) {
@@ -184,45 +214,45 @@ export async function* zipStream(
       offset,
     };
     let record: CentralRecord;
-    if (e.zip) {
-      const body = e.zip.body;
-      record = {
-        ...base,
-        flags: FLAG_UTF8,
-        method: e.zip.deflated ? DEFLATE : STORE,
-        crc: e.zip.crc,
-        compressed: body.length,
-        size: e.size,
-        external: ((S_IFREG | e.mode) << 16) >>> 0,
-      };
-      const header = localHeader(record, false);
-      yield header;
-      if (body.length) yield body;
-      offset += header.length + body.length;
-    } else if (e.isDir || e.data) {
-      const data = e.data ?? Buffer.alloc(0);
+    if (e.zip || e.isDir || e.data) {
       let method = STORE;
-      let body = data;
-      if (data.length > 0 && !COMPRESSED_EXT.test(e.name)) {
-        const deflated = deflateRawSync(data, { level });
-        if (deflated.length < data.length) {
-          method = DEFLATE;
-          body = deflated;
+      let body: Buffer;
+      let crc: number;
+      let size: number;
+      if (e.zip) {
+        // Read ahead, and deflated where it pays, by a worker (fs/worker-pool.ts readBatch).
+        body = e.zip.body;
+        method = e.zip.deflated ? DEFLATE : STORE;
+        crc = e.zip.crc;
+        size = e.size;
+      } else {
+        const data = e.data ?? Buffer.alloc(0);
+        body = data;
+        if (data.length > 0 && !COMPRESSED_EXT.test(e.name)) {
+          const deflated = deflateRawSync(data, { level });
+          if (deflated.length < data.length) {
+            method = DEFLATE;
+            body = deflated;
+          }
         }
+        crc = data.length ? crc32(data) : 0;
+        size = data.length;
       }
       record = {
         ...base,
         flags: FLAG_UTF8,
         method,
-        crc: data.length ? crc32(data) : 0,
+        crc,
         compressed: body.length,
-        size: data.length,
+        size,
         external: e.isDir ? (((S_IFDIR | e.mode) << 16) | 0x10) >>> 0 : ((S_IFREG | e.mode) << 16) >>> 0,
       };
-      const header = localHeader(record, false);
-      yield header;
-      if (body.length) yield body;
-      offset += header.length + body.length;
+      offset += writeLocalHeader(out, record, false) + body.length;
+      if (body.length >= OUT_CHUNK) {
+        // A big body goes out as it is, after what is pending.
+        yield out.take()!;
+        yield body;
+      } else if (body.length) out.put(body);
     } else {
       const zip64 = e.size >= ZIP64_STREAM_THRESHOLD;
       const method = COMPRESSED_EXT.test(e.name) ? STORE : DEFLATE;
@@ -235,9 +265,8 @@ export async function* zipStream(
         size: 0,
         external: ((S_IFREG | e.mode) << 16) >>> 0,
       };
-      const header = localHeader(record, zip64);
-      yield header;
-      offset += header.length;
+      offset += writeLocalHeader(out, record, zip64);
+      yield out.take()!;
       let crc = 0;
       let size = 0;
       let compressed = 0;
@@ -263,46 +292,39 @@ export async function* zipStream(
             deflater.destroy(err as Error);
           }
         })();
-        for await (const out of deflater as AsyncIterable<Buffer>) {
-          compressed += out.length;
-          yield out;
+        for await (const chunk of deflater as AsyncIterable<Buffer>) {
+          compressed += chunk.length;
+          yield chunk;
         }
         await feed;
       }
       offset += compressed;
       record = { ...record, crc, size, compressed };
-      const desc = Buffer.alloc(zip64 ? 24 : 16);
-      desc.writeUInt32LE(DESCRIPTOR_SIG, 0);
-      desc.writeUInt32LE(crc, 4);
+      const at = out.reserve(zip64 ? 24 : 16);
+      const desc = out.buf;
+      desc.writeUInt32LE(DESCRIPTOR_SIG, at);
+      desc.writeUInt32LE(crc, at + 4);
       if (zip64) {
-        desc.writeBigUInt64LE(BigInt(compressed), 8);
-        desc.writeBigUInt64LE(BigInt(size), 16);
+        desc.writeBigUInt64LE(BigInt(compressed), at + 8);
+        desc.writeBigUInt64LE(BigInt(size), at + 16);
       } else {
-        desc.writeUInt32LE(compressed, 8);
-        desc.writeUInt32LE(size, 12);
+        desc.writeUInt32LE(compressed, at + 8);
+        desc.writeUInt32LE(size, at + 12);
       }
-      yield desc;
-      offset += desc.length;
+      offset += zip64 ? 24 : 16;
     }
-    central.push(centralHeader(record));
+    central.add(record);
     count++;
+    const piece = out.ready();
+    if (piece) yield piece;
   }
+  const pending = out.take();
+  if (pending) yield pending;
   const cdOffset = offset;
-  let cdSize = 0;
-  // The central directory goes out in pieces of about 64 KiB.
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
-  for (const rec of central) {
-    batch.push(rec);
-    batchBytes += rec.length;
-    cdSize += rec.length;
-    if (batchBytes >= 65536) {
-      yield Buffer.concat(batch);
-      batch = [];
-      batchBytes = 0;
-    }
-  }
-  if (batch.length) yield Buffer.concat(batch);
-  central.length = 0;
+  const cdSize = central.len;
+  // The central directory goes out in pieces of OUT_CHUNK bytes.
+  for (let at = 0; at < cdSize; at += OUT_CHUNK)
+    yield central.buf.subarray(at, Math.min(cdSize, at + OUT_CHUNK));
+  central.buf = Buffer.alloc(0);
   yield endRecords(count, cdOffset, cdSize);
 }
