@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { reservePath } from './reserved.js';
 import { resolvePath } from './resolve.js';
 import { walk, type WalkSkip } from './walk.js';
 import { walkBatched } from './walk-batched.js';
-import { closeWorkerPools, WALK_FIRST, WALK_PART } from './worker-pool.js';
+import { closeWorkerPools, readBatch, WALK_FIRST, WALK_PART } from './worker-pool.js';
 
 let base: string;
 let root: string;
@@ -136,6 +136,30 @@ describe('walkBatched', () => {
     const ac = new AbortController();
     ac.abort();
     expect((await both({ signal: ac.signal })).b).toEqual([]);
+  });
+
+  it('gives the device and inode that a later read checks: a file swapped for a link out or another file is not read', async () => {
+    await mkdir(path.join(root, 'swap'));
+    await writeFile(path.join(root, 'swap/a.txt'), 'walked a');
+    await writeFile(path.join(root, 'swap/b.txt'), 'walked b');
+    await writeFile(path.join(root, 'swap/c.txt'), 'walked c');
+    const dir = await resolvePath(user, '/swap', { serverRoot: root, globalRules: [] });
+    const found = [];
+    for await (const e of walkBatched(dir, { user, globalRules: [] })) found.push(e);
+    expect(found.map((e) => e.virtual)).toEqual(['/swap/a.txt', '/swap/b.txt', '/swap/c.txt']);
+    // After the walk: a.txt becomes a link to a file outside, b.txt another file; c.txt stays.
+    await rm(path.join(root, 'swap/a.txt'));
+    await symlink(path.join(base, 'outside/o.txt'), path.join(root, 'swap/a.txt'));
+    await writeFile(path.join(root, 'swap/b2.txt'), 'other b');
+    await rename(path.join(root, 'swap/b2.txt'), path.join(root, 'swap/b.txt'));
+    const r = await readBatch(
+      found.map((e) => ({ real: e.real, size: e.stat.size, dev: e.stat.dev, ino: e.stat.ino })),
+      null,
+    );
+    expect(r[0]).toEqual({ changed: true });
+    expect(r[1]).toEqual({ changed: true });
+    expect(r[2]).toMatchObject({ size: 8 });
+    expect((r[2] as { body: Buffer }).body.toString()).toBe('walked c');
   });
 
   it('reports a folder it cannot read and goes on', async () => {
