@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // End-to-end runner: Playwright's test runner over e2e/playwright.config.ts against the already
 // built server and client (it builds nothing: `npm test` builds first). Writes
-// {"passed","failed","skipped"} to --summary=<file> and exits non-zero on any failure.
+// {"passed","failed","skipped","flaky"} to --summary=<file> and exits non-zero on any failure.
 // Extra arguments go to Playwright (e.g. `node e2e/run.mjs shell -g drawer`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,13 +53,27 @@ const run = spawnSync(
   },
 );
 
+/** "file:line › title" of every test whose status is `status`, through nested suites. */
+function testsWith(suites, status, out = []) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? []) {
+      if ((spec.tests ?? []).some((t) => t.status === status)) out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    testsWith(suite.suites, status, out);
+  }
+  return out;
+}
+
 let summary = { passed: 0, failed: 1, skipped: 0 };
 if (existsSync(report)) {
-  const stats = JSON.parse(readFileSync(report, 'utf8')).stats ?? {};
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  const stats = json.stats ?? {};
   summary = {
     passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
     failed: (stats.unexpected ?? 0) || (run.status === 0 ? 0 : 1),
     skipped: stats.skipped ?? 0,
+    // Passed only on a retry (`--retries=1`): named so that they are looked at.
+    flaky: testsWith(json.suites, 'flaky'),
   };
 }
 console.log(`e2e: screenshots in ${path.relative(repo, path.join(artifacts, 'screens'))}/`);

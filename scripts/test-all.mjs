@@ -1,7 +1,8 @@
 // `npm test`: every test of the project. Installs missing system packages (root), builds, runs
 // unit + integration tests on SQLite, the unit tests on Node 24 and the integration tests on a throw-away PostgreSQL under Node 24,
 // two instances behind nginx on PostgreSQL and Redis (scripts/test-cluster.mjs), the client's
-// tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed".
+// tests, then the end-to-end tests in Chromium. Ends with "N passed, N failed", after the names of
+// the failed tests and of those that passed only on their retry.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,13 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 /** Failed tests by name, printed again at the very end (CI keeps only the output's tail). */
 const failedTests = [];
+/**
+ * A failed test is run once more (`--retry=1`, Playwright's `--retries=1`): one that passes on its
+ * second try counts as passed and is named here, at the end, as flaky — each is a bug to find (in
+ * the test or the code), not noise; one that fails twice fails the run.
+ */
+const flakyTests = [];
+const RETRY = ['--retry=1'];
 
 function sh(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -25,7 +33,7 @@ function sh(cmd, args, env = {}) {
 
 function vitest(label, args, env = {}) {
   const file = path.join(out, `${label}.json`);
-  const status = sh('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env);
+  const status = sh('npx', ['vitest', 'run', ...args, ...RETRY, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env);
   count(label, file, status);
 }
 
@@ -41,6 +49,10 @@ function count(label, file, status) {
       const rel = path.relative(process.cwd(), f.name).replace(/^.*?(server|web|packages|scripts)\//, '$1/');
       const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
       for (const a of failed) failedTests.push(`${label}: ${rel} › ${a.fullName}\n    ${firstLine(a.failureMessages?.[0])}`);
+      // Passed with the errors of an earlier try: passed on the retry.
+      for (const a of f.assertionResults ?? []) {
+        if (a.status === 'passed' && a.failureMessages?.length) flakyTests.push(`${label}: ${rel} › ${a.fullName}\n    ${firstLine(a.failureMessages[0])}`);
+      }
       // A file that failed outside any test (a hook, an import) has no failed assertion.
       if (f.status === 'failed' && failed.length === 0) failedTests.push(`${label}: ${rel}\n    ${firstLine(f.message)}`);
     }
@@ -83,7 +95,7 @@ if (want('node24')) {
 /** vitest under Node 24 in the copy. */
 function vitest24(label, args, env = {}) {
   const file = path.join(out, `${label}.json`);
-  const r = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+  const r = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', ...args, ...RETRY, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
     cwd: copy,
     stdio: 'inherit',
     env: { ...process.env, ...env, PATH: `${path.dirname(node)}:${process.env.PATH}` },
@@ -124,16 +136,18 @@ if (want('cluster')) {
 if (want('web') && existsSync('web/vitest.config.ts')) vitest('web', ['--config', 'web/vitest.config.ts']);
 if (want('e2e') && existsSync('e2e/run.mjs')) {
   const file = path.join(out, 'e2e.json');
-  const status = sh('node', ['e2e/run.mjs', `--summary=${file}`]);
+  const status = sh('node', ['e2e/run.mjs', `--summary=${file}`, '--retries=1']);
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += r.passed;
     totals.failed += r.failed;
     totals.skipped += r.skipped ?? 0;
+    for (const t of r.flaky ?? []) flakyTests.push(`e2e: ${t}`);
   }
   if (status !== 0) failures.push(`e2e (exit ${status})`);
 }
 
+if (flakyTests.length) console.error(`\nflaky (failed, then passed on the retry):\n${flakyTests.map((t) => `  ${t}`).join('\n')}`);
 if (failedTests.length) console.error(`\nfailed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failures.length) console.error(`\nfailed steps: ${failures.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
