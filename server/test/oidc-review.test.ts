@@ -6,31 +6,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_LOCAL_PASSWORD } from '../src/auth/passwords.js';
 import { RECENT_SIGN_IN_SECONDS } from '../src/features/signin/methods/confirm.js';
-import { defaultOidc, type OidcConfig } from '../src/features/settings/repository.js';
 import { ADMIN, startServer, type TestServer } from './harness.js';
-import { CLIENT, startProvider, walk, type TestProvider } from './oidc-support.js';
+import { oidcTestbed, walk, type TestProvider } from './oidc-support.js';
 
 describe('sign-in under the oidc auth method (issue 21 review)', () => {
+  const bed = oidcTestbed({ scopes: 'openid profile email groups', name: 'Test ID' });
+  const configure = bed.configure;
   let srv: TestServer;
   let op: TestProvider;
-  let redirectUrl = '';
-
-  async function configure(over: Partial<OidcConfig> = {}) {
-    await srv.deps.settings.saveAuther({
-      ...(await srv.deps.settings.auther()),
-      method: 'oidc',
-      oidc: {
-        ...defaultOidc(),
-        issuer: op.issuer,
-        clientId: CLIENT.id,
-        clientSecret: CLIENT.secret,
-        redirectUrl,
-        scopes: 'openid profile email groups',
-        name: 'Test ID',
-        ...over,
-      },
-    });
-  }
 
   /** A session token from a whole OIDC round trip as the provider's account `sub`. */
   async function oidcToken(sub: string): Promise<string> {
@@ -50,14 +33,8 @@ describe('sign-in under the oidc auth method (issue 21 review)', () => {
   const newAppPassword = (token: string, extra: Record<string, unknown> = {}) =>
     srv.fetch('/api/app-passwords', { method: 'POST', token, json: { name: 'dav', readOnly: false, expiresInDays: 0, ...extra } });
 
-  beforeAll(async () => {
-    srv = await startServer();
-    redirectUrl = `${srv.url}/api/oidc/callback`;
-    op = await startProvider([redirectUrl]);
-  });
-  afterAll(async () => {
-    await op?.close();
-    await srv?.close();
+  beforeAll(() => {
+    ({ srv, op } = bed);
   });
   beforeEach(async () => {
     op.tamper = 'none';
@@ -199,22 +176,12 @@ describe('a user without a local password on the sign-in form', () => {
 });
 
 describe('the throttle on /api/oidc/login and /api/oidc/callback', () => {
+  const bed = oidcTestbed();
   let srv: TestServer;
-  let op: TestProvider;
 
   beforeAll(async () => {
-    srv = await startServer();
-    const redirectUrl = `${srv.url}/api/oidc/callback`;
-    op = await startProvider([redirectUrl]);
-    await srv.deps.settings.saveAuther({
-      ...(await srv.deps.settings.auther()),
-      method: 'oidc',
-      oidc: { ...defaultOidc(), issuer: op.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, redirectUrl },
-    });
-  });
-  afterAll(async () => {
-    await op?.close();
-    await srv?.close();
+    ({ srv } = bed);
+    await bed.configure();
   });
 
   it('counts refused callbacks as failed logins of the address: 429 after ten, on the password form too', async () => {
@@ -275,16 +242,10 @@ describe("an admin's End all sessions", () => {
 });
 
 describe('OIDC users matched by the provider sub', () => {
+  const bed = oidcTestbed();
+  const configure = bed.configure;
   let srv: TestServer;
   let op: TestProvider;
-  let redirectUrl = '';
-  async function configure(over: Partial<OidcConfig> = {}) {
-    await srv.deps.settings.saveAuther({
-      ...(await srv.deps.settings.auther()),
-      method: 'oidc',
-      oidc: { ...defaultOidc(), issuer: op.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, redirectUrl, ...over },
-    });
-  }
   async function signIn(sub: string): Promise<{ location: string; token: string | null }> {
     const w = await walk(`${srv.url}/api/oidc/login`, { login: sub, stopAt: `${srv.url}/login` });
     if (!w.location.includes('oidc=done')) return { location: w.location, token: null };
@@ -293,14 +254,8 @@ describe('OIDC users matched by the provider sub', () => {
   }
   const whoAmI = async (token: string) => ((await srv.deps.tokens.verifyWithUser(token))?.user.username ?? null);
 
-  beforeAll(async () => {
-    srv = await startServer();
-    redirectUrl = `${srv.url}/api/oidc/callback`;
-    op = await startProvider([redirectUrl]);
-  });
-  afterAll(async () => {
-    await op?.close();
-    await srv?.close();
+  beforeAll(() => {
+    ({ srv, op } = bed);
   });
 
   it('keeps the account of a user renamed at the provider, and gives the old name to no one', async () => {

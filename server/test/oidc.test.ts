@@ -2,35 +2,17 @@
  * OIDC sign-in (docs/api.md §2.13) against a real OpenID provider (oidc-provider) on 127.0.0.1,
  * over real HTTP: the browser's whole round trip, and each check that must refuse it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultOidc, type OidcConfig } from '../src/features/settings/repository.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PKCE_METHOD } from '../src/features/signin/methods/oidc.js';
-import { startServer, type TestServer } from './harness.js';
-import { CLIENT, startProvider, walk, type TestProvider } from './oidc-support.js';
+import type { TestServer } from './harness.js';
+import { oidcTestbed, walk, type TestProvider } from './oidc-support.js';
 
 describe('OIDC sign-in', () => {
+  const bed = oidcTestbed({ scopes: 'openid profile email groups', adminClaim: 'groups', adminValue: 'coffer-admins', name: 'Test ID' });
+  const configure = bed.configure;
   let srv: TestServer;
   let op: TestProvider;
   let redirectUrl = '';
-
-  async function configure(over: Partial<OidcConfig> = {}) {
-    await srv.deps.settings.saveAuther({
-      ...(await srv.deps.settings.auther()),
-      method: 'oidc',
-      oidc: {
-        ...defaultOidc(),
-        issuer: op.issuer,
-        clientId: CLIENT.id,
-        clientSecret: CLIENT.secret,
-        redirectUrl,
-        scopes: 'openid profile email groups',
-        adminClaim: 'groups',
-        adminValue: 'coffer-admins',
-        name: 'Test ID',
-        ...over,
-      },
-    });
-  }
 
   /** Signs in at the provider as `login` from /api/oidc/login?redirect=…; the last Location and the walk. */
   async function signIn(login: string, o: { redirect?: string; beforeCallback?: (url: string) => string; headers?: Record<string, string> } = {}) {
@@ -45,14 +27,8 @@ describe('OIDC sign-in', () => {
     return res.text();
   }
 
-  beforeAll(async () => {
-    srv = await startServer();
-    redirectUrl = `${srv.url}/api/oidc/callback`;
-    op = await startProvider([redirectUrl]);
-  });
-  afterAll(async () => {
-    await op?.close();
-    await srv?.close();
+  beforeAll(() => {
+    ({ srv, op, redirectUrl } = bed);
   });
   beforeEach(async () => {
     op.tamper = 'none';
