@@ -10,8 +10,8 @@ import { closeWorkerPools, readBatch, WALK_FIRST, WALK_PART } from './worker-poo
 
 let base: string;
 let root: string;
-/** More entries than the first part and one more part: the parts must line up with the names. */
-const BIG = WALK_FIRST + WALK_PART + 7;
+/** More entries than the first part and three more parts (more than are asked for ahead): the parts must line up with the names. */
+const BIG = WALK_FIRST + 3 * WALK_PART + 7;
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'coffer-walkb-'));

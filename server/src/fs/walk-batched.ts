@@ -54,6 +54,9 @@ export interface BatchedWalkOptions {
   onSkip?: (skip: WalkSkip) => void;
 }
 
+/** Parts of a big folder's stats asked for ahead of the walk. */
+const PARTS_AHEAD = 2;
+
 const TYPE_KIND: Record<number, WalkKind> = { 1: 'file', 2: 'dir', 4: 'other' };
 
 function fromStats(s: Stats): LeanStat {
@@ -94,13 +97,20 @@ async function* visit(
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
   }
-  // The rest of a big folder's stats, asked for at once in parts (the first part came with the names).
+  // The rest of a big folder's stats, in parts of WALK_PART names (the first part came with the
+  // names), PARTS_AHEAD asked for ahead of the walk: never a whole huge folder queued at once
+  // on the one worker that every download's walk shares.
   const parts: Promise<WalkStats>[] = [];
-  for (let from = WALK_FIRST; from < names.length; from += WALK_PART) {
-    const p = walkStats(dirReal, names.slice(from, from + WALK_PART));
-    p.catch(() => undefined); // awaited below, or abandoned when the walk stops
-    parts.push(p);
-  }
+  let asked = WALK_FIRST;
+  const askAhead = () => {
+    while (parts.length < PARTS_AHEAD && asked < names.length) {
+      const p = walkStats(dirReal, names.slice(asked, asked + WALK_PART));
+      p.catch(() => undefined); // awaited below, or abandoned when the walk stops
+      parts.push(p);
+      asked += WALK_PART;
+    }
+  };
+  askAhead();
   const reserved = reservedNamesIn(dirReal);
   /** Why a name is left out before its stats are looked at, or null. */
   const leftOut = (name: string, virtual: string): 'temp' | 'reserved' | 'denied' | null => {
@@ -130,7 +140,9 @@ async function* visit(
     if (i - at >= stats.type.length) {
       at = i;
       try {
-        stats = await parts.shift()!;
+        const part = parts.shift()!;
+        askAhead();
+        stats = await part;
       } catch (error) {
         opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
         return;
