@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_LOCAL_PASSWORD } from '../src/auth/passwords.js';
 import { RECENT_SIGN_IN_SECONDS } from '../src/features/signin/methods/confirm.js';
 import { ADMIN, startServer, type TestServer } from './harness.js';
-import { oidcTestbed, walk, type TestProvider } from './oidc-support.js';
+import { walk, type TestProvider } from './oidc-support.js';
+import { oidcTestbed } from './oidc-testbed.js';
 
 describe('sign-in under the oidc auth method (issue 21 review)', () => {
   const bed = oidcTestbed({ scopes: 'openid profile email groups', name: 'Test ID' });

@@ -5,7 +5,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PKCE_METHOD } from '../src/features/signin/methods/oidc.js';
 import type { TestServer } from './harness.js';
-import { oidcTestbed, walk, type TestProvider } from './oidc-support.js';
+import { walk, type TestProvider } from './oidc-support.js';
+import { oidcTestbed } from './oidc-testbed.js';
 
 describe('OIDC sign-in', () => {
   const bed = oidcTestbed({ scopes: 'openid profile email groups', adminClaim: 'groups', adminValue: 'coffer-admins', name: 'Test ID' });
