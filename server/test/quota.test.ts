@@ -187,12 +187,11 @@ describe('quotas', () => {
 
     it('refuses a chunk once the quota was crossed in the middle of the upload, before its bytes land', async () => {
       const u = await quotaUser(srv, 1000);
-      expect((await create(u, 'a.bin', 600)).status).toBe(201);
       expect((await create(u, 'b.bin', 600)).status).toBe(201);
       // b's first half lands while there is room.
       expect((await patch(u, 'b.bin', 0, Buffer.alloc(300, 2))).status).toBe(204);
-      // a finishes: 600 of 1000 used; b (600 more) no longer fits.
-      expect((await patch(u, 'a.bin', 0, Buffer.alloc(600, 1))).status).toBe(204);
+      // A plain upload takes 600 of the 1000; b (600 more) no longer fits.
+      expect((await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(600, 1) })).status).toBe(200);
       expect507(await answer(await patch(u, 'b.bin', 300, Buffer.alloc(300, 2))), srv);
       const head = await srv.fetch('/api/tus/b.bin', { method: 'HEAD', token: u.token, headers: TUS });
       expect(head.headers.get('upload-offset')).toBe('300');
@@ -204,6 +203,48 @@ describe('quotas', () => {
       for (const it of items) expect((await srv.fetch(`/api/trash/${it.id}`, { method: 'DELETE', token: u.token })).status).toBe(204);
       expect((await patch(u, 'b.bin', 300, Buffer.alloc(300, 2))).status).toBe(204);
       expect(await names(u.dir)).toEqual(['b.bin']);
+    });
+
+    it('counts the whole lengths of the other unfinished uploads into the scope: uploads started together cannot pass the quota together', async () => {
+      const u = await quotaUser(srv, 1000);
+      expect((await create(u, 'x.bin', 600)).status).toBe(201);
+      // Each fits alone, not both: x's 600 are promised, though none of its bytes has landed.
+      expect507(await answer(await create(u, 'y.bin', 600)), srv);
+      expect((await create(u, 'z.bin', 400)).status).toBe(201);
+      // Its own length is not counted twice: x's chunks pass with z promised beside it.
+      expect((await patch(u, 'x.bin', 0, Buffer.alloc(600, 1))).status).toBe(204);
+      expect((await patch(u, 'z.bin', 0, Buffer.alloc(400, 3))).status).toBe(204);
+      expect(await names(u.dir)).toEqual(['x.bin', 'z.bin']);
+      // A cancelled upload gives its promise back.
+      const v = await quotaUser(srv, 1000);
+      expect((await create(v, 'p.bin', 700)).status).toBe(201);
+      expect507(await answer(await create(v, 'q.bin', 700)), srv);
+      expect((await srv.fetch('/api/tus/p.bin', { method: 'DELETE', token: v.token, headers: TUS })).status).toBe(204);
+      expect((await create(v, 'q.bin', 700)).status).toBe(201);
+    });
+
+    it('counts another user’s unfinished upload into a shared scope, and a visitor’s into the owner’s', async () => {
+      const a = await quotaUser(srv, 1000);
+      const b = await quotaUser(srv, 1000, a.scope);
+      expect((await create(a, 'mine.bin', 700)).status).toBe(201);
+      expect507(await answer(await create(b, 'theirs.bin', 700)), srv);
+      await mkdir(path.join(a.dir, 'inbox'));
+      const made = await srv.fetch('/api/share/inbox/', { method: 'POST', token: a.token, json: { kind: 'upload' } });
+      const { hash } = (await made.json()) as { hash: string };
+      const visitor = await srv.fetch(`/api/public/tus/${hash}`, {
+        method: 'POST',
+        headers: { ...TUS, 'Upload-Length': '400', 'Upload-Metadata': `filename ${Buffer.from('v.bin').toString('base64')}` },
+      });
+      expect507(await answer(visitor), srv);
+      // A scope beside it (same name prefix, another folder) is not counted.
+      const c = await quotaUser(srv, 1000, `${a.scope}x`);
+      expect((await create(c, 'other.bin', 700)).status).toBe(201);
+      // Characters outside the BMP and case: the prefix is compared byte for byte, by characters.
+      const d = await quotaUser(srv, 1000, `/Émoji-😀-${seq}`);
+      expect((await create(d, 'one.bin', 700)).status).toBe(201);
+      expect507(await answer(await create(d, 'two.bin', 700)), srv);
+      const e = await quotaUser(srv, 1000, `/émoji-😀-${seq}`);
+      expect((await create(e, 'one.bin', 700)).status).toBe(201);
     });
 
     it('counts an upload share visitor against the owner scope', async () => {

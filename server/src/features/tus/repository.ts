@@ -1,6 +1,6 @@
 /** Kysely queries on `uploads` — the only SQL about tus uploads. */
 import { createHash } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { UploadsTable } from '../../db/schema.js';
 
@@ -131,6 +131,25 @@ export function createUploadRepository(db: Db) {
     async allIds(): Promise<Set<string>> {
       const rows = await k.selectFrom('uploads').select('id').execute();
       return new Set(rows.map((r) => r.id));
+    },
+    /**
+     * Bytes promised to unfinished uploads into the folder `root` (a real path) or below it: their
+     * whole lengths (their bytes wait in the staging folder, outside every scope), those touched
+     * since `since` only (older ones are expired), `except` left out. Byte-exact prefix on any
+     * engine (no LIKE: SQLite's ignores case).
+     */
+    async promisedUnder(root: string, since: number, except?: string): Promise<number> {
+      const prefix = root.endsWith('/') ? root : `${root}/`;
+      // Both engines count characters (code points), as the spread does; .length counts UTF-16 units.
+      const chars = [...prefix].length;
+      let q = k
+        .selectFrom('uploads')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), sql<number>`0`).as('n'))
+        .where('updated_at', '>=', since)
+        .where(sql<boolean>`substr(target, 1, ${chars}) = ${prefix}`);
+      if (except !== undefined) q = q.where('id', '!=', except);
+      const r = await q.executeTakeFirstOrThrow();
+      return Number(r.n);
     },
     async count(): Promise<number> {
       const r = await k.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -166,6 +166,20 @@ export function createTusService(deps: TusServiceDeps) {
     return deps.config.uploadExpiry > 0 && u.updatedAt < now() - deps.config.uploadExpiry * 1000;
   }
 
+  /**
+   * The quota check of an upload (features/quota): its whole `bytes`, plus the whole lengths of the
+   * other unfinished uploads into the same scope — their bytes wait in the staging folder, where
+   * the scope's measure does not see them, so without them several uploads started together
+   * would each fit alone and pass the quota together. Kept in the database, so every instance
+   * counts them. `except`: this upload's own row.
+   */
+  async function admitQuota(user: UserRecord, bytes: number, replacing: string | undefined, except?: string): Promise<void> {
+    if (!deps.quota || !(user.quota > 0)) return;
+    const since = deps.config.uploadExpiry > 0 ? now() - deps.config.uploadExpiry * 1000 : 0;
+    const promised = await repo.promisedUnder((await files.scopeRoot(user)).root, since, except);
+    await deps.quota.admitMeasured(user, bytes + promised, replacing);
+  }
+
 
 
   /** Forgets an upload and deletes its staging bytes (S8: our own file, by id, never a link's target). */
@@ -321,7 +335,7 @@ export function createTusService(deps: TusServiceDeps) {
     if (running) await drop(running, 'expired');
     if (await parentBlocked(target)) throw new Conflict('a file is in the way');
     if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
-    await deps.quota?.admitMeasured(user, bytes, target.exists ? target.real : undefined);
+    await admitQuota(user, bytes, target.exists ? target.real : undefined);
     return { target, bytes };
   }
 
@@ -477,7 +491,7 @@ export function createTusService(deps: TusServiceDeps) {
       if (input.declaredLength !== undefined && input.declaredLength > room) throw new PayloadTooLarge();
       // The scope may have filled up since the creation (other uploads finished, files were
       // copied): the whole file must still fit, or no byte of this chunk is written.
-      if (room > 0) await deps.quota?.admitMeasured(user, u.length, u.override ? u.target : undefined);
+      if (room > 0) await admitQuota(user, u.length, u.override ? u.target : undefined, u.id);
       await takeOverOrTouch(u, offset, size);
       const r = await staging.writeChunk(u.id, offset, input.body, room);
       if (r.overflow) throw new PayloadTooLarge();
@@ -540,7 +554,7 @@ export function createTusService(deps: TusServiceDeps) {
       if (deps.config.maxUploadSize > 0 && bytes > deps.config.maxUploadSize) throw new PayloadTooLarge();
       if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
       // A visitor's file counts against the share owner's scope.
-      await deps.quota?.admitMeasured(v.owner, bytes);
+      await admitQuota(v.owner, bytes, undefined);
       const name = cleanUploadName(rawName);
       if (!(await deps.shareQuota.reserve(v.hash, bytes))) {
         // Which limit, from the counts as they are now (others may have counted since `terms` was read).
