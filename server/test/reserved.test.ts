@@ -51,6 +51,26 @@ describe('the database, data and cache folders inside the root', () => {
     const search = await (await srv.fetch('/api/search/?query=coffer', { token })).text();
     expect(search).not.toContain('coffer.db');
   });
+
+  it('are not brought into an archive or a copy by a link to them inside the root', async () => {
+    await mkdir(path.join(root, 'linked'), { recursive: true });
+    await writeFile(path.join(root, 'linked', 'mine.txt'), 'mine');
+    await symlink(path.join(root, 'coffer.db'), path.join(root, 'linked', 'db-link-zz'));
+    await symlink(path.join(root, 'data'), path.join(root, 'linked', 'data-link-zz'));
+    const sqlite = Buffer.from('SQLite format 3');
+    for (const algo of ['tar', 'zip']) {
+      const res = await srv.fetch(`/api/raw/linked/?algo=${algo}`, { token });
+      expect(res.status, algo).toBe(200);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.includes(Buffer.from('mine.txt')), algo).toBe(true);
+      expect(body.includes(Buffer.from('db-link-zz')) || body.includes(sqlite), algo).toBe(false);
+      expect(body.includes(Buffer.from('data-link-zz')), algo).toBe(false);
+    }
+    const copy = await srv.fetch(`/api/resources/linked?action=copy&destination=${encodeURIComponent('/linked-copy')}`, { method: 'PATCH', token });
+    expect(copy.status).toBe(200);
+    expect(existsSync(path.join(root, 'linked-copy', 'mine.txt'))).toBe(true);
+    expect(existsSync(path.join(root, 'linked-copy', 'db-link-zz'))).toBe(false);
+  });
 });
 
 describe('a folder holding them', () => {

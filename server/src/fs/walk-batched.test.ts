@@ -37,6 +37,12 @@ beforeAll(async () => {
   await writeFile(path.join(root, '.coffer-tmp-123'), 'staging');
   await writeFile(path.join(root, 'coffer.db'), 'db');
   await reservePath(path.join(root, 'coffer.db'));
+  // Links inside the root to Coffer's own files: to the database, into a reserved folder.
+  await mkdir(path.join(root, 'cofferdata/sub'), { recursive: true });
+  await writeFile(path.join(root, 'cofferdata/sub/upload.bin'), 'u');
+  await reservePath(path.join(root, 'cofferdata'));
+  await symlink('coffer.db', path.join(root, 'db-link'));
+  await symlink('cofferdata/sub', path.join(root, 'data-link'));
   await mkdir(path.join(root, 'big'));
   await Promise.all(
     Array.from({ length: BIG }, (_, i) =>
@@ -108,6 +114,10 @@ describe('walkBatched', () => {
       '/.coffer-tmp-123',
       '/coffer.db',
       '/big/zz-secret',
+      '/cofferdata',
+      '/db-link',
+      '/data-link',
+      '/data-link/upload.bin',
     ]) {
       expect(seen).not.toContain(v);
     }
@@ -122,6 +132,9 @@ describe('walkBatched', () => {
         'denied /a/.hidden',
         'denied /big/zz-secret',
         'reserved /coffer.db',
+        'reserved /cofferdata',
+        'reserved /db-link',
+        'reserved /data-link',
       ]),
     );
     // A dangling link pointing out is left out; one pointing inside is a dangling entry.

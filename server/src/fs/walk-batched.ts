@@ -184,7 +184,7 @@ async function* visit(
       // A link: judged here exactly as walk.ts does (links are few).
       const link = await linkTarget(entry, root);
       if (link.escaping) {
-        opts.onSkip?.({ virtual, entry, reason: link.loop ? 'loop' : 'escaping' });
+        opts.onSkip?.({ virtual, entry, reason: link.loop ? 'loop' : link.reserved ? 'reserved' : 'escaping' });
         continue;
       }
       if (!link.stat) {

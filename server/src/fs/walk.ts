@@ -9,7 +9,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { isTempName } from './names.js';
-import { reservedNamesIn } from './reserved.js';
+import { isReserved, reservedNamesIn } from './reserved.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { childVirtual, isInside, resolveInArea, type ScopedPath } from './resolve.js';
 
@@ -89,7 +89,9 @@ async function probe(
     return { ok: true, e: { virtual, name, entry, real: entry, depth, kind, isDir: kind === 'dir', isSymlink: false, stat: ls, lstat: ls } };
   }
   const link = await linkTarget(entry, root);
-  if (link.escaping) return { ok: false, skip: { virtual, entry, reason: link.loop ? 'loop' : 'escaping' } };
+  if (link.escaping) {
+    return { ok: false, skip: { virtual, entry, reason: link.loop ? 'loop' : link.reserved ? 'reserved' : 'escaping' } };
+  }
   if (!link.stat) {
     return { ok: true, e: { virtual, name, entry, real: link.real, depth, kind: 'dangling', isDir: false, isSymlink: true, stat: ls, lstat: ls } };
   }
@@ -100,15 +102,18 @@ async function probe(
 
 /**
  * Where a link found inside `root` leads: escaping when its fully resolved target (or, dangling,
- * the place it points to) is outside `root`; a loop counts as escaping.
+ * the place it points to) is outside `root`; a loop counts as escaping, and so does a target that
+ * is one of Coffer's own files or lies in one of its folders (`reserved`, fs/reserved.ts: a link
+ * to the database must not bring it into an archive or a copy).
  */
 export async function linkTarget(
   entry: string,
   root: string,
-): Promise<{ escaping: boolean; loop?: boolean; real: string; stat?: Stats }> {
+): Promise<{ escaping: boolean; loop?: boolean; reserved?: boolean; real: string; stat?: Stats }> {
   try {
     const real = await realpath(entry);
     if (!isInside(root, real)) return { escaping: true, real };
+    if (isReserved(real)) return { escaping: true, reserved: true, real };
     return { escaping: false, real, stat: await stat(real) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
