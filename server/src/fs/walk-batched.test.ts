@@ -6,7 +6,7 @@ import { reservePath } from './reserved.js';
 import { resolvePath } from './resolve.js';
 import { walk, type WalkSkip } from './walk.js';
 import { walkBatched } from './walk-batched.js';
-import { closeWorkerPools, readBatch, WALK_FIRST, WALK_PART } from './worker-pool.js';
+import { closeWorkerPools, readBatch, walkFolder, walkStats, WALK_FIRST, WALK_PART } from './worker-pool.js';
 
 let base: string;
 let root: string;
@@ -173,6 +173,39 @@ describe('walkBatched', () => {
     expect(r[1]).toEqual({ changed: true });
     expect(r[2]).toMatchObject({ size: 8 });
     expect((r[2] as { body: Buffer }).body.toString()).toBe('walked c');
+  });
+
+  it('does not follow a folder swapped for a link out while the walk is under way', async () => {
+    await mkdir(path.join(root, 'swapdir/a'), { recursive: true });
+    await mkdir(path.join(root, 'swapdir/b'));
+    await writeFile(path.join(root, 'swapdir/b/in.txt'), 'in');
+    const dir = await resolvePath(user, '/swapdir', { serverRoot: root, globalRules: [] });
+    const seen: string[] = [];
+    const skips: WalkSkip[] = [];
+    for await (const e of walkBatched(dir, { user, globalRules: [], onSkip: (s) => skips.push(s) })) {
+      seen.push(e.virtual);
+      // b was lstat'ed as a folder with its parent; before it is read it becomes a link out.
+      if (e.virtual === '/swapdir/a') {
+        await rename(path.join(root, 'swapdir/b'), path.join(base, 'b-away'));
+        await symlink(path.join(base, 'outside'), path.join(root, 'swapdir/b'));
+      }
+    }
+    expect(seen).toEqual(['/swapdir/a', '/swapdir/b']);
+    expect(skips.map((s) => `${s.reason} ${s.virtual}`)).toEqual(['error /swapdir/b']);
+  });
+
+  it('refuses a folder read that is not the folder walked (another folder, a link on the way)', async () => {
+    await mkdir(path.join(root, 'swap2/x'), { recursive: true });
+    await mkdir(path.join(root, 'swap2/y'));
+    const x = await resolvePath(user, '/swap2/x', { serverRoot: root, globalRules: [] });
+    const y = await resolvePath(user, '/swap2/y', { serverRoot: root, globalRules: [] });
+    await expect(walkFolder(x.real, x.stat)).resolves.toMatchObject({ names: [] });
+    await expect(walkFolder(x.real, y.stat)).rejects.toMatchObject({ code: 'ECHANGED' });
+    await expect(walkStats(x.real, ['a'], y.stat)).rejects.toMatchObject({ code: 'ECHANGED' });
+    // A path through a link (the walk only asks for real paths): refused even without device and inode.
+    await expect(walkFolder(path.join(root, 'alias/b'))).rejects.toMatchObject({ code: 'ECHANGED' });
+    // The folder itself a link (O_NOFOLLOW | O_DIRECTORY: ENOTDIR on Linux).
+    await expect(walkFolder(path.join(root, 'out'))).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
   it('reports a folder it cannot read and goes on', async () => {

@@ -11,7 +11,9 @@
  * judged on the main thread by the same `linkTarget` as `walk` (escaping links and loops skipped,
  * S7), never leaving the area. What it yields is leaner than `WalkEntry`: the numbers of the
  * stat the archive writers need, with the device and inode that a later read checks (the file
- * read must be the one walked).
+ * read must be the one walked). A folder is read by the worker through a descriptor of its own,
+ * checked to be the real path walked and the folder its parent's lstat saw (device and inode): a
+ * folder swapped for a link since cannot lead the walk, and then the reads, out of the area.
  */
 import type { Stats } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,14 @@ import { reservedNamesIn } from './reserved.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { linkTarget, type WalkKind, type WalkSkip } from './walk.js';
-import { walkFolder, walkStats, WALK_FIRST, WALK_PART, type WalkStats } from './worker-pool.js';
+import {
+  walkFolder,
+  walkStats,
+  WALK_FIRST,
+  WALK_PART,
+  type WalkedFolder,
+  type WalkStats,
+} from './worker-pool.js';
 
 /** What the walk knows of an entry's target (a link's target for a link). */
 export interface LeanStat {
@@ -69,14 +78,14 @@ function fromStats(s: Stats): LeanStat {
  */
 export async function* walkBatched(dir: ScopedPath, opts: BatchedWalkOptions): AsyncGenerator<LeanEntry> {
   const ancestors = new Set<string>([dir.real]);
-  yield* visit(dir.real, dir.virtual, dir.root, ancestors, opts);
+  yield* visit(dir.real, dir.virtual, dir.root, ancestors, opts, dir.stat);
 }
 
 type Folder = { names: string[]; first: WalkStats };
 
 /** A folder read started early; its failure is seen when it is awaited. */
-function readEarly(dirReal: string): Promise<Folder> {
-  const p = walkFolder(dirReal);
+function readEarly(dirReal: string, expect: WalkedFolder): Promise<Folder> {
+  const p = walkFolder(dirReal, expect);
   p.catch(() => undefined);
   return p;
 }
@@ -87,12 +96,14 @@ async function* visit(
   root: string,
   ancestors: Set<string>,
   opts: BatchedWalkOptions,
+  /** The folder's device and inode as its parent's lstat (or the resolver) saw it: its reads check them. */
+  expect: WalkedFolder | undefined,
   early?: Promise<Folder>,
 ): AsyncGenerator<LeanEntry> {
   let names: string[];
   let first: WalkStats;
   try {
-    ({ names, first } = await (early ?? walkFolder(dirReal)));
+    ({ names, first } = await (early ?? walkFolder(dirReal, expect)));
   } catch (error) {
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
@@ -104,7 +115,7 @@ async function* visit(
   let asked = WALK_FIRST;
   const askAhead = () => {
     while (parts.length < PARTS_AHEAD && asked < names.length) {
-      const p = walkStats(dirReal, names.slice(asked, asked + WALK_PART));
+      const p = walkStats(dirReal, names.slice(asked, asked + WALK_PART), expect);
       p.catch(() => undefined); // awaited below, or abandoned when the walk stops
       parts.push(p);
       asked += WALK_PART;
@@ -130,7 +141,10 @@ async function* visit(
       if (stats.type[j - at] !== 2) continue;
       const name = names[j]!;
       if (leftOut(name, childVirtual(dirVirtual, name)) !== null) continue;
-      next = { index: j, p: readEarly(path.join(dirReal, name)) };
+      next = {
+        index: j,
+        p: readEarly(path.join(dirReal, name), { dev: stats.dev[j - at]!, ino: stats.ino[j - at]! }),
+      };
       return;
     }
   };
@@ -184,7 +198,11 @@ async function* visit(
       // A link: judged here exactly as walk.ts does (links are few).
       const link = await linkTarget(entry, root);
       if (link.escaping) {
-        opts.onSkip?.({ virtual, entry, reason: link.loop ? 'loop' : link.reserved ? 'reserved' : 'escaping' });
+        opts.onSkip?.({
+          virtual,
+          entry,
+          reason: link.loop ? 'loop' : link.reserved ? 'reserved' : 'escaping',
+        });
         continue;
       }
       if (!link.stat) {
@@ -218,7 +236,7 @@ async function* visit(
       const early = next?.index === i ? next.p : undefined;
       if (early) readNext(i + 1);
       ancestors.add(e.real);
-      yield* visit(e.real, e.virtual, root, ancestors, opts, early);
+      yield* visit(e.real, e.virtual, root, ancestors, opts, e.stat, early);
       ancestors.delete(e.real);
     }
   }

@@ -308,17 +308,39 @@ function lstatList(dir, names) {
   }
   return [{ type, mode, size, mtime, dev, ino, codes }, [type.buffer, mode.buffer, size.buffer, mtime.buffer, dev.buffer, ino.buffer]];
 }
-function walkdir({ id, dir }) {
-  const h = fs.opendirSync(dir, { bufferSize: ${FOLDER_READ} });
-  const names = [];
-  try { for (let d = h.readSync(); d !== null; d = h.readSync()) names.push(d.name); } finally { h.closeSync(); }
-  names.sort();
-  const [first, transfer] = lstatList(dir, names.length > ${WALK_FIRST} ? names.slice(0, ${WALK_FIRST}) : names);
-  return [{ id, joined: names.join('\0'), n: names.length, first }, transfer];
+// The folder walked is opened once (O_NOFOLLOW) and checked: the kernel's name for it is 'dir'
+// (no component on the way turned into a link) and, with 'expect', it is the very folder its
+// parent's lstat saw (device and inode). Its names are read and lstat'ed through the descriptor
+// (/proc/self/fd/N, as fs/dirfd.ts): a folder swapped for a link to the outside since it was
+// statted cannot lead the walk there, and the files found out there would pass the read's check.
+const WALK_DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+function openWalked(dir, expect) {
+  const fd = fs.openSync(dir, WALK_DIR_FLAGS);
+  try {
+    let ok = fs.readlinkSync('/proc/self/fd/' + fd) === path.resolve(dir);
+    if (ok && expect) { const st = fs.fstatSync(fd); ok = st.dev === expect.dev && st.ino === expect.ino; }
+    if (!ok) throw Object.assign(new Error('the folder changed since it was walked'), { code: 'ECHANGED' });
+    return fd;
+  } catch (e) { fs.closeSync(fd); throw e; }
 }
-function walkstat({ id, dir, joined, n }) {
-  const [stats, transfer] = lstatList(dir, n === 0 ? [] : joined.split('\0'));
-  return [{ id, stats }, transfer];
+function walkdir({ id, dir, expect }) {
+  const fd = openWalked(dir, expect);
+  try {
+    const via = '/proc/self/fd/' + fd;
+    const h = fs.opendirSync(via, { bufferSize: ${FOLDER_READ} });
+    const names = [];
+    try { for (let d = h.readSync(); d !== null; d = h.readSync()) names.push(d.name); } finally { h.closeSync(); }
+    names.sort();
+    const [first, transfer] = lstatList(via, names.length > ${WALK_FIRST} ? names.slice(0, ${WALK_FIRST}) : names);
+    return [{ id, joined: names.join('\0'), n: names.length, first }, transfer];
+  } finally { fs.closeSync(fd); }
+}
+function walkstat({ id, dir, expect, joined, n }) {
+  const fd = openWalked(dir, expect);
+  try {
+    const [stats, transfer] = lstatList('/proc/self/fd/' + fd, n === 0 ? [] : joined.split('\0'));
+    return [{ id, stats }, transfer];
+  } finally { fs.closeSync(fd); }
 }
 parentPort.on('message', (msg) => {
   let out;
@@ -693,21 +715,31 @@ export interface WalkStats {
 /** The archive walk's worker: one, at the main thread's priority (a download someone waits for). */
 const walkPool = new Pool(() => 1, 0);
 
+/** The device and inode a walked folder must still have (its parent's lstat, or the resolver's stat). */
+export interface WalkedFolder {
+  dev: number;
+  ino: number;
+}
+
 /**
  * A folder's entry names (sorted by code units) and the lstat of the first WALK_FIRST of them, in
  * one worker round trip (the archive walk: one lstat per file as a libuv round trip was the largest
- * cost on the event loop). Errors of the folder's read reject with the errno code.
+ * cost on the event loop). `dir` must be a real path (no link on the way) and, with `expect`, still
+ * that folder: otherwise, and on errors of the folder's read, it rejects with an errno code
+ * (ECHANGED for a folder swapped since).
  */
-export async function walkFolder(dir: string): Promise<{ names: string[]; first: WalkStats }> {
+export async function walkFolder(dir: string, expect?: WalkedFolder): Promise<{ names: string[]; first: WalkStats }> {
   const w = walkPool.pick(1)[0]!;
-  const r = await walkPool.ask<{ joined: string; n: number; first: WalkStats }>(w, { op: 'walkdir', dir });
+  const msg = { op: 'walkdir', dir, expect: expect && { dev: expect.dev, ino: expect.ino } };
+  const r = await walkPool.ask<{ joined: string; n: number; first: WalkStats }>(w, msg);
   return { names: r.n === 0 ? [] : r.joined.split('\0'), first: r.first };
 }
 
-/** The lstat of more `names` of `dir` (after `walkFolder`'s first part). */
-export async function walkStats(dir: string, names: string[]): Promise<WalkStats> {
+/** The lstat of more `names` of `dir` (after `walkFolder`'s first part; same checks of the folder). */
+export async function walkStats(dir: string, names: string[], expect?: WalkedFolder): Promise<WalkStats> {
   const w = walkPool.pick(1)[0]!;
-  const r = await walkPool.ask<{ stats: WalkStats }>(w, { op: 'walkstat', dir, joined: names.join('\0'), n: names.length });
+  const msg = { op: 'walkstat', dir, expect: expect && { dev: expect.dev, ino: expect.ino }, joined: names.join('\0'), n: names.length };
+  const r = await walkPool.ask<{ stats: WalkStats }>(w, msg);
   return r.stats;
 }
 
