@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArchiveEntry } from './entry.js';
-import { crc32 } from 'node:zlib';
-import { Central, type CentralRecord, zipStream } from './zip.js';
+import { randomBytes } from 'node:crypto';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { Central, type CentralRecord, streamsAsZip64, zipStream } from './zip.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'coffer-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -210,5 +211,28 @@ describe('zipStream output pieces and central records', () => {
       // The timestamp extra follows: mtime 100.
       expect(r.readInt32LE(r.length - 4)).toBe(100);
     }
+  });
+
+  it('gives a streamed entry ZIP64 sizes whenever deflate could make it reach 4 GiB', () => {
+    const MAX32 = 0xffffffff;
+    // The largest size written without ZIP64 (the test of the choice is monotonic).
+    let lo = 0;
+    let hi = MAX32;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (streamsAsZip64(mid)) hi = mid;
+      else lo = mid;
+    }
+    expect(streamsAsZip64(lo)).toBe(false);
+    expect(streamsAsZip64(lo + 1)).toBe(true);
+    // Incompressible bytes grow under deflate; at that size they must still fit 32 bits.
+    const sample = randomBytes(4 * 1024 * 1024);
+    const growth = (deflateRawSync(sample).length - sample.length) / sample.length;
+    expect(growth).toBeGreaterThan(0);
+    expect(lo + Math.ceil(lo * growth) + 64).toBeLessThan(MAX32);
+    // Just under the former fixed threshold (0xfff00000) random data outgrew 4 GiB.
+    expect(streamsAsZip64(0xffef0000)).toBe(true);
+    expect(streamsAsZip64(0xfff00000)).toBe(true);
+    expect(streamsAsZip64(3 * 1024 ** 3)).toBe(false);
   });
 });

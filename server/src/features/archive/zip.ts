@@ -27,8 +27,17 @@ const MAX16 = 0xffff;
 const MADE_BY = (3 << 8) | 63;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
-/** Deflate's worst case adds a little: stream entries this large get ZIP64 sizes up front. */
-const ZIP64_STREAM_THRESHOLD = 0xfff00000;
+/**
+ * Whether a streamed entry of `size` bytes gets ZIP64 sizes up front: its local header and data
+ * descriptor are chosen before its compressed size is known, so it must be ZIP64 whenever deflate's
+ * worst case could reach 4 GiB. On incompressible data zlib adds about 5 bytes per 16 KiB stored
+ * (zlib's deflateBound: n/4096 + n/16384, 1.3 MB at 4 GiB — more than the 1 MiB that the former
+ * fixed threshold 0xfff00000 left: such a file failed the archive at its descriptor); twice that
+ * here, for room.
+ */
+export function streamsAsZip64(size: number): boolean {
+  return size + 2 * (Math.ceil(size / 4096) + Math.ceil(size / 16384)) + 64 >= MAX32;
+}
 
 /** Content that deflate cannot shrink: stored as is (saves CPU, costs nothing). */
 export const COMPRESSED_EXT =
@@ -254,7 +263,7 @@ export async function* zipStream(
         yield body;
       } else if (body.length) out.put(body);
     } else {
-      const zip64 = e.size >= ZIP64_STREAM_THRESHOLD;
+      const zip64 = streamsAsZip64(e.size);
       const method = COMPRESSED_EXT.test(e.name) ? STORE : DEFLATE;
       record = {
         name,
