@@ -83,6 +83,37 @@ function chunked(srv: TestServer, method: string, p: string, body: Buffer, heade
   });
 }
 
+/** A chunked request whose body is sent piece by piece; `end` finishes it and gives the answer. */
+function openPut(srv: TestServer, p: string, headers: Record<string, string>) {
+  const base = new URL(srv.url);
+  let answered: (r: { status: number; text: string }) => void;
+  const answer = new Promise<{ status: number; text: string }>((r) => (answered = r));
+  const req = http.request(
+    {
+      host: base.hostname,
+      port: base.port,
+      method: 'PUT',
+      path: base.pathname.replace(/\/$/, '') + p,
+      agent: false,
+      headers: { ...headers, connection: 'close', 'transfer-encoding': 'chunked' },
+    },
+    (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => answered({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
+    },
+  );
+  // The server may answer (507) and close before the whole body is sent.
+  req.on('error', () => undefined);
+  return {
+    send: (chunk: Buffer) => new Promise<void>((resolve) => (req.write(chunk) ? resolve() : req.once('drain', resolve))),
+    end: () => {
+      req.end();
+      return answer;
+    },
+  };
+}
+
 function expect507(res: { status: number; text: string }, srv: TestServer) {
   expect(res.status, res.text).toBe(507);
   expect(res.text).toMatch(/quota is full/);
@@ -273,6 +304,28 @@ describe('quotas', () => {
       expect507(await chunked(srv, 'PUT', '/dav/stream.bin', Buffer.alloc(200 * 1024, 3), auth), srv);
       expect(await names(u.dir)).toEqual([]);
       const ok = await chunked(srv, 'PUT', '/dav/ok.bin', Buffer.alloc(10 * 1024, 3), auth);
+      expect(ok.status).toBe(201);
+    });
+
+    it('holds what parallel PUTs are writing: two bodies that fit alone, streamed at once, do not both land', async () => {
+      const u = await quotaUser(srv, 64 * 1024);
+      const auth = { authorization: basic(u.username, u.password) };
+      const half = Buffer.alloc(20 * 1024, 7);
+      // Two chunked PUTs of 40 KiB each (64 KiB quota), their halves sent in turns: the second
+      // halves arrive while the first halves are held.
+      const a = openPut(srv, '/dav/a.bin', auth);
+      const b = openPut(srv, '/dav/b.bin', auth);
+      await a.send(half);
+      await b.send(half);
+      await new Promise((r) => setTimeout(r, 200));
+      await a.send(half);
+      await new Promise((r) => setTimeout(r, 200));
+      await b.send(half);
+      const statuses = [(await a.end()).status, (await b.end()).status].sort();
+      expect(statuses).toEqual([201, 507]);
+      expect((await names(u.dir)).filter((n) => n.endsWith('.bin')).length).toBe(1);
+      // Nothing stays held: the room left after the one that landed is usable.
+      const ok = await chunked(srv, 'PUT', '/dav/c.bin', Buffer.alloc(20 * 1024, 3), auth);
       expect(ok.status).toBe(201);
     });
   });

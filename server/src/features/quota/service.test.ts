@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSizeCache } from './cache.js';
 import { createQuotaService, formatBytes } from './service.js';
 
@@ -118,6 +118,61 @@ describe('createQuotaService', () => {
     await expect(read).rejects.toMatchObject({ status: 507 });
     expect(seen).toEqual([300, 300, 300]);
     await expect(q.limit(user(1000), chunks, { declared: 1001 })).rejects.toMatchObject({ status: 507 });
+  });
+
+  it('holds the bytes of bodies being written: two streams into one scope cannot both take the same room', async () => {
+    let disk = 0;
+    const q = createQuotaService({
+      sizes: createSizeCache({ measure: async () => disk, ttlMs: 60_000, maxEntries: 10 }),
+      measure: async () => 0,
+      scopeRoot: async () => ({ root: '/scope' }),
+      trashBytes: async () => 0,
+    });
+    const body = (n: number) =>
+      async function* () {
+        for (let i = 0; i < n; i++) yield new Uint8Array(100);
+      };
+    // a: 600 bytes read to the end, not yet landed (its write has not said `changed`).
+    const a = await q.limit(user(1000), body(6), { target: '/scope/a' });
+    for await (const _ of a() as AsyncIterable<Uint8Array>) void _;
+    // b (600) fits alone, not beside a: it stops at the chunk that crosses.
+    const b = await q.limit(user(1000), body(6), { target: '/scope/b' });
+    const seen: number[] = [];
+    await expect((async () => { for await (const c of b() as AsyncIterable<Uint8Array>) seen.push(c.length); })()).rejects.toMatchObject({ status: 507 });
+    expect(seen.length).toBe(4);
+    // b stopped: what it held is given back at once; a's 600 still count.
+    expect((await q.limit(user(1000), body(4), { target: '/scope/c', declared: 401 }).catch((e: unknown) => e))).toMatchObject({ status: 507 });
+    // a lands: the scope measures 600 now and a is no longer held — counted once, not twice.
+    disk = 600;
+    q.changed('/scope/a');
+    const c = await q.limit(user(1000), body(4), { target: '/scope/c', declared: 400 });
+    for await (const _ of c() as AsyncIterable<Uint8Array>) void _;
+    // A stream stopped by its reader holds nothing afterwards.
+    disk = 1000;
+    q.changed('/scope/c');
+    await expect(q.limit(user(1000), body(1), { declared: 1 })).rejects.toMatchObject({ status: 507 });
+    disk = 0;
+    q.changed('/scope');
+    const d = await q.limit(user(1000), body(9), { target: '/scope/d' });
+    const it = (d() as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    await it.next();
+    await it.return?.();
+    const e = await q.limit(user(1000), body(10), { target: '/scope/e', declared: 1000 });
+    expect(e).toBeTypeOf('function');
+  });
+
+  it('gives a finished body’s hold back after a while when its write never says changed', async () => {
+    vi.useFakeTimers();
+    try {
+      const q = service(0);
+      const a = await q.limit(user(1000), () => new Uint8Array(800), { target: '/scope/a' });
+      a();
+      await expect(q.limit(user(1000), () => new Uint8Array(300), { declared: 300 })).rejects.toMatchObject({ status: 507 });
+      vi.advanceTimersByTime(10_001);
+      await q.limit(user(1000), () => new Uint8Array(300), { declared: 300 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('formats sizes for people', () => {

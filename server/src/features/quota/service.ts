@@ -56,31 +56,85 @@ export function quotaExceeded(quota: number, used: number): InsufficientStorage 
 
 const UNLIMITED: QuotaMeter = { take: () => undefined, room: Infinity };
 
+/** A streamed body's bytes held against its scope while it is written (this process only). */
+interface Hold {
+  /** Where the bytes go (real path): every scope holding it counts them. */
+  readonly path: string;
+  bytes: number;
+  timer?: NodeJS.Timeout;
+}
+
+/** A finished body's hold waits this long at most for its write's `changed` (a rename that failed never sends one). */
+const LANDING_MS = 10_000;
+
+/** True when `inner` is `root` or below it (whole segments). */
+function holds(root: string, inner: string): boolean {
+  return inner === root || inner.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
 export function createQuotaService(deps: QuotaServiceDeps) {
+  /**
+   * Bodies being written now (`limit`), held against every scope that holds their target until
+   * the write's `changed` makes the scope be measured with them (or the write fails): two bodies
+   * streamed at once into one scope — a WebDAV client's parallel PUTs — cannot each take the same
+   * room.
+   */
+  const held = new Set<Hold>();
+
+  function heldUnder(root: string, except?: Hold): number {
+    let n = 0;
+    for (const h of held) if (h !== except && holds(root, h.path)) n += h.bytes;
+    return n;
+  }
+
   /** The bytes counted against the user's quota: its scope's files and its scope's trash. */
   async function usedBytes(user: QuotaUser): Promise<number> {
+    return (await measured(user)).used;
+  }
+
+  async function measured(user: QuotaUser): Promise<{ root: string; used: number }> {
     const area = await deps.scopeRoot(user);
     const [disk, trash] = await Promise.all([deps.sizes.bytes(area.root), deps.trashBytes(user)]);
-    return disk + trash;
+    return { root: area.root, used: disk + trash };
   }
 
   /**
    * A meter over the room left: `freeing` bytes go away when the write succeeds (the file it
-   * replaces), so they count as room.
+   * replaces), so they count as room. With `hold`, the bytes it takes are held (above), and the
+   * bytes other bodies hold in the scope count as used.
    */
-  async function meter(user: QuotaUser, freeing = 0): Promise<QuotaMeter> {
+  async function meter(user: QuotaUser, freeing = 0, hold?: Hold): Promise<QuotaMeter> {
     if (!(user.quota > 0)) return UNLIMITED;
-    const used = (await usedBytes(user)) - Math.max(0, freeing);
+    const m = await measured(user);
+    const used = m.used - Math.max(0, freeing);
     let seen = 0;
+    const others = () => (hold ? heldUnder(m.root, hold) : 0);
     return {
       take(n: number): void {
+        const busy = others();
+        if (used + busy + seen + n > user.quota) throw quotaExceeded(user.quota, used + busy);
         seen += n;
-        if (used + seen > user.quota) throw quotaExceeded(user.quota, used);
+        if (hold) {
+          hold.bytes += n;
+          held.add(hold);
+        }
       },
       get room() {
-        return Math.max(0, user.quota - used - seen);
+        return Math.max(0, user.quota - used - others() - seen);
       },
     };
+  }
+
+  function release(hold: Hold): void {
+    clearTimeout(hold.timer);
+    held.delete(hold);
+  }
+
+  /** The body is read to its end: its hold stays until its write says `changed` (or LANDING_MS). */
+  function landing(hold: Hold): void {
+    if (!held.has(hold)) return;
+    hold.timer = setTimeout(() => held.delete(hold), LANDING_MS);
+    hold.timer.unref();
   }
 
   return {
@@ -112,9 +166,14 @@ export function createQuotaService(deps: QuotaServiceDeps) {
      * refused before the first byte, a stream that grows past the room stops at the chunk that
      * crosses (the write fails, its staging file goes, nothing lands).
      */
-    async limit(user: QuotaUser, source: () => ByteSource, opts: { declared?: number; freeing?: number } = {}): Promise<() => ByteSource> {
+    async limit(
+      user: QuotaUser,
+      source: () => ByteSource,
+      opts: { declared?: number; freeing?: number; target?: string } = {},
+    ): Promise<() => ByteSource> {
       if (!(user.quota > 0)) return source;
-      const m = await meter(user, opts.freeing);
+      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0 };
+      const m = await meter(user, opts.freeing, hold);
       if (opts.declared !== undefined && Number.isFinite(opts.declared)) {
         // Checked on a copy: the stream is counted again from its first byte.
         if (opts.declared > m.room) m.take(opts.declared);
@@ -123,20 +182,33 @@ export function createQuotaService(deps: QuotaServiceDeps) {
         const inner = source();
         if (inner instanceof Uint8Array) {
           m.take(inner.length);
+          landing(hold);
           return inner;
         }
         return (async function* () {
-          for await (const chunk of inner) {
-            m.take(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
-            yield chunk;
+          let done = false;
+          try {
+            for await (const chunk of inner) {
+              m.take(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+              yield chunk;
+            }
+            done = true;
+          } finally {
+            // Read to the end: the bytes land now. Stopped early: nothing of it lands.
+            if (done) landing(hold);
+            else release(hold);
           }
         })();
       };
     },
 
-    /** Coffer wrote, moved or removed something at this real path: scopes holding it are measured again. */
+    /**
+     * Coffer wrote, moved or removed something at this real path: scopes holding it are measured
+     * again, and finished bodies written there stop being held (the measure sees them now).
+     */
     changed(realPath: string): void {
       deps.sizes.invalidate(realPath);
+      for (const h of held) if (h.timer && holds(realPath, h.path)) release(h);
     },
 
     /** For the usage answer and the users list: the quota and what counts against it. */

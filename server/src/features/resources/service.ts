@@ -92,8 +92,10 @@ export function createResourceService(deps: ResourceDeps) {
   const { files, events } = deps;
   const io = () => deps.io?.();
   /** The body, counted against the user's quota (a declared length is judged before the first byte). */
-  const quotaLimited = (user: UserRecord, body: () => ByteSource, declared: number | undefined, replaced: ScopedPath | undefined) =>
-    deps.quota ? deps.quota.limit(user, body, { declared, freeing: replaced?.stat?.isFile() ? replaced.stat.size : 0 }) : body;
+  const quotaLimited = (user: UserRecord, body: () => ByteSource, declared: number | undefined, target: ScopedPath) =>
+    deps.quota
+      ? deps.quota.limit(user, body, { declared, freeing: target.exists && target.stat?.isFile() ? target.stat.size : 0, target: target.real })
+      : body;
 
   async function run<T>(event: FileEvent, ctx: FileEventContext, op: () => Promise<T>): Promise<T> {
     await events.before(event, ctx);
@@ -171,7 +173,7 @@ export function createResourceService(deps: ResourceDeps) {
         if (!override) throw new Conflict('the file exists');
         if (!user.perm.modify) throw new Forbidden('replacing a file needs the modify permission');
       }
-      const limited = await quotaLimited(user, body, declared, p.exists ? p : undefined);
+      const limited = await quotaLimited(user, body, declared, p);
       const written = await run('upload', ctx, () =>
         writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() }),
       );

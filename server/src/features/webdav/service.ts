@@ -348,7 +348,7 @@ export function createDavService(deps: DavServiceDeps) {
       await checkLocks(user, cond, p, globalRules, [{ p, tree: false, parent: !p.exists }]);
       // Counted as it streams (with or without a length): the chunk that would pass the quota stops the write.
       const freeing = p.exists && p.stat?.isFile() ? p.stat.size : 0;
-      const limited = deps.quota ? await deps.quota.limit(user, body, { declared, freeing }) : body;
+      const limited = deps.quota ? await deps.quota.limit(user, body, { declared, freeing, target: p.real }) : body;
       const ctx = ctxOf(user, p);
       const event = p.exists ? 'save' : 'upload';
       await events.before(event, ctx);
