@@ -48,51 +48,20 @@ async function usage(srv: TestServer, u: QuotaUser): Promise<Usage> {
 const names = async (dir: string) => (await readdir(dir)).sort();
 
 /**
- * A body sent chunked, without a length (the server learns its size only by reading it), on a
- * connection of its own: the server may answer 507 and close it before the whole body is sent.
+ * A request whose body is sent chunked, without a length (the server learns its size only by
+ * reading it), piece by piece, on a connection of its own; `end` finishes it and gives the answer.
+ * The server may answer 507 and close it before the whole body is sent.
  */
-function chunked(srv: TestServer, method: string, p: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function openChunked(srv: TestServer, method: string, p: string, headers: Record<string, string>) {
   const base = new URL(srv.url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: base.hostname,
-        port: base.port,
-        method,
-        path: base.pathname.replace(/\/$/, '') + p,
-        agent: false,
-        headers: { ...headers, connection: 'close', 'transfer-encoding': 'chunked' },
-      },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
-    let at = 0;
-    const more = (): void => {
-      while (at < body.length) {
-        const piece = body.subarray(at, at + 16 * 1024);
-        at += piece.length;
-        if (!req.write(piece)) return void req.once('drain', more);
-      }
-      req.end();
-    };
-    more();
-  });
-}
-
-/** A chunked request whose body is sent piece by piece; `end` finishes it and gives the answer. */
-function openPut(srv: TestServer, p: string, headers: Record<string, string>) {
-  const base = new URL(srv.url);
-  let answered: (r: { status: number; text: string }) => void;
-  const answer = new Promise<{ status: number; text: string }>((r) => (answered = r));
+  let answered!: (r: { status: number; text: string }) => void;
+  let failed!: (err: Error) => void;
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => ((answered = resolve), (failed = reject)));
   const req = http.request(
     {
       host: base.hostname,
       port: base.port,
-      method: 'PUT',
+      method,
       path: base.pathname.replace(/\/$/, '') + p,
       agent: false,
       headers: { ...headers, connection: 'close', 'transfer-encoding': 'chunked' },
@@ -103,15 +72,26 @@ function openPut(srv: TestServer, p: string, headers: Record<string, string>) {
       res.on('end', () => answered({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
     },
   );
-  // The server may answer (507) and close before the whole body is sent.
-  req.on('error', () => undefined);
+  req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : failed(err)));
   return {
-    send: (chunk: Buffer) => new Promise<void>((resolve) => (req.write(chunk) ? resolve() : req.once('drain', resolve))),
-    end: () => {
+    /** Sends `body` in 16 KiB pieces, waiting for the socket to drain. */
+    async send(body: Buffer): Promise<void> {
+      for (let at = 0; at < body.length && !req.destroyed; at += 16 * 1024) {
+        if (!req.write(body.subarray(at, at + 16 * 1024))) await new Promise((r) => req.once('drain', r));
+      }
+    },
+    end() {
       req.end();
       return answer;
     },
+    answer,
   };
+}
+
+function chunked(srv: TestServer, method: string, p: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const req = openChunked(srv, method, p, headers);
+  void req.send(body).then(() => req.end());
+  return req.answer;
 }
 
 function expect507(res: { status: number; text: string }, srv: TestServer) {
@@ -313,8 +293,8 @@ describe('quotas', () => {
       const half = Buffer.alloc(20 * 1024, 7);
       // Two chunked PUTs of 40 KiB each (64 KiB quota), their halves sent in turns: the second
       // halves arrive while the first halves are held.
-      const a = openPut(srv, '/dav/a.bin', auth);
-      const b = openPut(srv, '/dav/b.bin', auth);
+      const a = openChunked(srv, 'PUT', '/dav/a.bin', auth);
+      const b = openChunked(srv, 'PUT', '/dav/b.bin', auth);
       await a.send(half);
       await b.send(half);
       await new Promise((r) => setTimeout(r, 200));
