@@ -208,6 +208,22 @@ describe('walkBatched', () => {
     await expect(walkFolder(path.join(root, 'out'))).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
+  it('fails, instead of leaving the folder out, when its worker stops during the walk', async () => {
+    const dir = await resolvePath(user, '/big', { serverRoot: root, globalRules: [] });
+    const skips: WalkSkip[] = [];
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const e of walkBatched(dir, { user, globalRules: [], onSkip: (s) => skips.push(s) })) {
+        seen.push(e.virtual);
+        // The first part came with the names; the next ones are with the worker now.
+        if (seen.length === 1) await closeWorkerPools();
+      }
+    };
+    await expect(run()).rejects.toThrow(/worker/);
+    expect(seen.length).toBeLessThan(BIG);
+    expect(skips.filter((s) => s.reason === 'error')).toEqual([]);
+  });
+
   it('reports a folder it cannot read and goes on', async () => {
     const dir = await resolvePath(user, '/a', { serverRoot: root, globalRules: [] });
     await rm(path.join(root, 'a/b'), { recursive: true });

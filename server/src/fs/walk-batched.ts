@@ -83,6 +83,15 @@ export async function* walkBatched(dir: ScopedPath, opts: BatchedWalkOptions): A
 
 type Folder = { names: string[]; first: WalkStats };
 
+/**
+ * A folder that cannot be read (an errno code: gone, denied, changed since it was statted) is
+ * skipped and reported, as walk.ts does; anything else — the walk's worker died or was stopped —
+ * fails the walk, so that an archive is cut off instead of looking complete without the folder.
+ */
+function walkFailed(error: unknown): void {
+  if (typeof (error as NodeJS.ErrnoException | undefined)?.code !== 'string') throw error;
+}
+
 /** A folder read started early; its failure is seen when it is awaited. */
 function readEarly(dirReal: string, expect: WalkedFolder): Promise<Folder> {
   const p = walkFolder(dirReal, expect);
@@ -105,6 +114,7 @@ async function* visit(
   try {
     ({ names, first } = await (early ?? walkFolder(dirReal, expect)));
   } catch (error) {
+    walkFailed(error);
     opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
     return;
   }
@@ -158,6 +168,7 @@ async function* visit(
         askAhead();
         stats = await part;
       } catch (error) {
+        walkFailed(error);
         opts.onSkip?.({ virtual: dirVirtual, entry: dirReal, reason: 'error', error });
         return;
       }
