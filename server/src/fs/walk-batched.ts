@@ -15,9 +15,11 @@
  * checked to be the real path walked and the folder its parent's lstat saw (device and inode): a
  * folder swapped for a link since cannot lead the walk, and then the reads, out of the area.
  */
-import type { Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
+import { whereIs } from './dirfd.js';
 import { isTempName } from './names.js';
 import { reservedNamesIn } from './reserved.js';
 import { isDenied, type RuleSubject } from './rules.js';
@@ -90,6 +92,27 @@ type Folder = { names: string[]; first: WalkStats };
  */
 function walkFailed(error: unknown): void {
   if (typeof (error as NodeJS.ErrnoException | undefined)?.code !== 'string') throw error;
+}
+
+/**
+ * Whether the file a link leads to, as linkTarget found it (its real path inside the area, then
+ * its stat), is that file at that path: opened without following a link, the same device and
+ * inode, and the kernel's name for it `real`. Between linkTarget's realpath and its stat a folder
+ * on the way could have been swapped for a link out: the stat then describes a file outside, and
+ * the archive's read (which checks the device and inode) would accept it.
+ */
+async function fileStillAt(real: string, st: Stats): Promise<boolean> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const now = await fh.stat();
+    return now.isFile() && now.dev === st.dev && now.ino === st.ino && (await whereIs(fh)) === real;
+  } catch (err) {
+    // Not opened (unreadable, gone): the archive's own read fails the same way and skips it.
+    return (err as NodeJS.ErrnoException).code !== 'ELOOP';
+  } finally {
+    await fh?.close();
+  }
 }
 
 /** A folder read started early; its failure is seen when it is awaited. */
@@ -234,6 +257,11 @@ async function* visit(
         };
       } else {
         const kind: WalkKind = link.stat.isDirectory() ? 'dir' : link.stat.isFile() ? 'file' : 'other';
+        // A folder's own read checks it (worker-pool.ts openWalked); a file is checked here.
+        if (kind === 'file' && !(await fileStillAt(link.real, link.stat))) {
+          opts.onSkip?.({ virtual, entry, reason: 'escaping' });
+          continue;
+        }
         e = { virtual, entry, real: link.real, kind, isSymlink: true, stat: fromStats(link.stat) };
       }
     }
