@@ -70,6 +70,10 @@ describe('the database, data and cache folders inside the root', () => {
     expect(copy.status).toBe(200);
     expect(existsSync(path.join(root, 'linked-copy', 'mine.txt'))).toBe(true);
     expect(existsSync(path.join(root, 'linked-copy', 'db-link-zz'))).toBe(false);
+    // Moving the folder would carry the link along: refused like a folder holding a link out.
+    const move = await srv.fetch(`/api/resources/linked?action=rename&destination=${encodeURIComponent('/linked-moved')}`, { method: 'PATCH', token });
+    expect(move.status).toBe(403);
+    expect(existsSync(path.join(root, 'linked', 'mine.txt'))).toBe(true);
   });
 });
 
