@@ -308,6 +308,24 @@ describe('quotas', () => {
       const ok = await chunked(srv, 'PUT', '/dav/c.bin', Buffer.alloc(20 * 1024, 3), auth);
       expect(ok.status).toBe(201);
     });
+
+    it('counts a parallel PUT that landed first against the one still streaming', async () => {
+      const u = await quotaUser(srv, 64 * 1024);
+      const auth = { authorization: basic(u.username, u.password) };
+      const half = Buffer.alloc(20 * 1024, 7);
+      // Two chunked PUTs of 40 KiB each (64 KiB quota): a ends and lands while b is half sent;
+      // b measured the scope before a landed, and a's bytes must still count for it.
+      const a = openChunked(srv, 'PUT', '/dav/a.bin', auth);
+      const b = openChunked(srv, 'PUT', '/dav/b.bin', auth);
+      await a.send(half);
+      await b.send(half);
+      await new Promise((r) => setTimeout(r, 200));
+      await a.send(half);
+      expect((await a.end()).status).toBe(201);
+      await b.send(half);
+      expect507(await b.end(), srv);
+      expect((await names(u.dir)).filter((n) => n.endsWith('.bin'))).toEqual(['a.bin']);
+    });
   });
 
   describe('jobs', () => {

@@ -161,6 +161,46 @@ describe('createQuotaService', () => {
     expect(e).toBeTypeOf('function');
   });
 
+  it('counts a body that lands while another streams: the other measured its scope before it landed', async () => {
+    let disk = 0;
+    const q = createQuotaService({
+      sizes: createSizeCache({ measure: async () => disk, ttlMs: 60_000, maxEntries: 10 }),
+      measure: async () => 0,
+      scopeRoot: async () => ({ root: '/scope' }),
+      trashBytes: async () => 0,
+    });
+    const body = (n: number) =>
+      async function* () {
+        for (let i = 0; i < n; i++) yield new Uint8Array(100);
+      };
+    const open = async (name: string) => ((await q.limit(user(1000), body(6), { target: `/scope/${name}` }))() as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    // a and b (600 each, 1000 of quota) start together and read 300 each.
+    const a = await open('a');
+    const b = await open('b');
+    for (let i = 0; i < 3; i++) {
+      await a.next();
+      await b.next();
+    }
+    // a reads its end and lands: the scope measures 600 now, a is no longer held.
+    while (!(await a.next()).done);
+    disk = 600;
+    q.changed('/scope/a');
+    // b measured the scope before a landed: a's 600 still count for it, so b stops at 1000 of 1100.
+    await b.next();
+    await expect(b.next()).rejects.toMatchObject({ status: 507 });
+    // A body whose stream starts after a write landed since its limit() (a before hook ran meanwhile) counts it too.
+    disk = 0;
+    q.changed('/scope');
+    const c = await q.limit(user(1000), body(6), { target: '/scope/c' });
+    const d = await open('d');
+    while (!(await d.next()).done);
+    disk = 600;
+    q.changed('/scope/d');
+    const seen: number[] = [];
+    await expect((async () => { for await (const x of c() as AsyncIterable<Uint8Array>) seen.push(x.length); })()).rejects.toMatchObject({ status: 507 });
+    expect(seen.length).toBe(4);
+  });
+
   it('gives a finished body’s hold back after a while when its write never says changed', async () => {
     vi.useFakeTimers();
     try {

@@ -62,6 +62,13 @@ interface Hold {
   readonly path: string;
   bytes: number;
   timer?: NodeJS.Timeout;
+  /** The scope its stream measured (set while the stream runs). */
+  root?: string;
+  /**
+   * Bytes of other bodies that landed in that scope (their hold given back) since the stream
+   * began to measure it: its measure may predate them, so they still count for it.
+   */
+  landed: number;
 }
 
 /** A finished body's hold waits this long at most for its write's `changed` (a rename that failed never sends one). */
@@ -80,6 +87,8 @@ export function createQuotaService(deps: QuotaServiceDeps) {
    * room.
    */
   const held = new Set<Hold>();
+  /** Streams being read now: a hold given back on `changed` is added to their `landed` (above). */
+  const streaming = new Set<Hold>();
 
   function heldUnder(root: string, except?: Hold): number {
     let n = 0;
@@ -108,7 +117,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
     const m = await measured(user);
     const used = m.used - Math.max(0, freeing);
     let seen = 0;
-    const others = () => (hold ? heldUnder(m.root, hold) : 0);
+    const others = () => (hold ? heldUnder(m.root, hold) + hold.landed : 0);
     return {
       take(n: number): void {
         const busy = others();
@@ -172,7 +181,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
       opts: { declared?: number; freeing?: number; target?: string } = {},
     ): Promise<() => ByteSource> {
       if (!(user.quota > 0)) return source;
-      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0 };
+      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0, landed: 0 };
       const m = await meter(user, opts.freeing, hold);
       if (opts.declared !== undefined && Number.isFinite(opts.declared)) {
         // Checked on a copy: the stream is counted again from its first byte.
@@ -188,12 +197,19 @@ export function createQuotaService(deps: QuotaServiceDeps) {
         return (async function* () {
           let done = false;
           try {
+            // Measured again from here: writes may have landed since `limit` measured (the before
+            // hooks ran meanwhile), their holds given back; those landing from now on are added
+            // to `landed`, as this measure may miss them.
+            hold.root = (await deps.scopeRoot(user)).root;
+            streaming.add(hold);
+            const sm = await meter(user, opts.freeing, hold);
             for await (const chunk of inner) {
-              m.take(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+              sm.take(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
               yield chunk;
             }
             done = true;
           } finally {
+            streaming.delete(hold);
             // Read to the end: the bytes land now. Stopped early: nothing of it lands.
             if (done) landing(hold);
             else release(hold);
@@ -208,7 +224,11 @@ export function createQuotaService(deps: QuotaServiceDeps) {
      */
     changed(realPath: string): void {
       deps.sizes.invalidate(realPath);
-      for (const h of held) if (h.timer && holds(realPath, h.path)) release(h);
+      for (const h of held) {
+        if (!h.timer || !holds(realPath, h.path)) continue;
+        release(h);
+        for (const s of streaming) if (s.root !== undefined && holds(s.root, h.path)) s.landed += h.bytes;
+      }
     },
 
     /** For the usage answer and the users list: the quota and what counts against it. */
