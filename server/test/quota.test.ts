@@ -326,6 +326,22 @@ describe('quotas', () => {
       expect507(await b.end(), srv);
       expect((await names(u.dir)).filter((n) => n.endsWith('.bin'))).toEqual(['a.bin']);
     });
+
+    it('counts what a PUT is streaming against a tus upload and a copy started meanwhile', async () => {
+      const u = await quotaUser(srv, 64 * 1024);
+      const auth = { authorization: basic(u.username, u.password) };
+      await writeFile(path.join(u.dir, 'small.bin'), Buffer.alloc(20 * 1024, 1));
+      const put = openChunked(srv, 'PUT', '/dav/big.bin', auth);
+      await put.send(Buffer.alloc(40 * 1024, 7));
+      await new Promise((r) => setTimeout(r, 200));
+      // 20 KiB on disk and 40 KiB held: 20 KiB more do not fit.
+      const tus = await srv.fetch('/api/tus/t.bin', { method: 'POST', token: u.token, headers: { ...TUS, 'Upload-Length': String(20 * 1024) } });
+      expect507(await answer(tus), srv);
+      const copy = await srv.fetch(`/api/resources/small.bin?action=copy&destination=${encodeURIComponent('/copy.bin')}`, { method: 'PATCH', token: u.token });
+      expect507(await answer(copy), srv);
+      expect((await put.end()).status).toBe(201);
+      expect((await names(u.dir)).filter((n) => n.endsWith('.bin'))).toEqual(['big.bin', 'small.bin']);
+    });
   });
 
   describe('jobs', () => {

@@ -201,6 +201,21 @@ describe('createQuotaService', () => {
     expect(seen.length).toBe(4);
   });
 
+  it('counts the bytes bodies hold in the checks of known sizes too (tus, copies, jobs)', async () => {
+    const q = service(0);
+    const body = async function* () {
+      for (let i = 0; i < 6; i++) yield new Uint8Array(100);
+    };
+    const a = await q.limit(user(1000), body, { target: '/scope/a' });
+    for await (const _ of a() as AsyncIterable<Uint8Array>) void _;
+    await expect(q.admit(user(1000), 401)).rejects.toMatchObject({ status: 507 });
+    await expect(q.admitMeasured(user(1000), 401)).rejects.toMatchObject({ status: 507 });
+    const m = await q.meter(user(1000));
+    expect(m.room).toBe(400);
+    q.changed('/scope/a');
+    await q.admit(user(1000), 1000);
+  });
+
   it('gives a finished body’s hold back after a while when its write never says changed', async () => {
     vi.useFakeTimers();
     try {

@@ -109,15 +109,15 @@ export function createQuotaService(deps: QuotaServiceDeps) {
 
   /**
    * A meter over the room left: `freeing` bytes go away when the write succeeds (the file it
-   * replaces), so they count as room. With `hold`, the bytes it takes are held (above), and the
-   * bytes other bodies hold in the scope count as used.
+   * replaces), so they count as room. The bytes bodies hold in the scope count as used; with
+   * `hold`, the bytes it takes are held too (above).
    */
   async function meter(user: QuotaUser, freeing = 0, hold?: Hold): Promise<QuotaMeter> {
     if (!(user.quota > 0)) return UNLIMITED;
     const m = await measured(user);
     const used = m.used - Math.max(0, freeing);
     let seen = 0;
-    const others = () => (hold ? heldUnder(m.root, hold) + hold.landed : 0);
+    const others = () => heldUnder(m.root, hold) + (hold ? hold.landed : 0);
     return {
       take(n: number): void {
         const busy = others();
