@@ -6,13 +6,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { Conflict, Forbidden } from '../http/errors.js';
 import { createdEntry, DIR_MODE, FILE_MODE, makeDirs, nodeIo, release, takeBack, writeAtomic, type Created, type WriteIo } from './atomic.js';
 import { isDenied, type RuleSubject } from './rules.js';
 import { resolveInArea, type ScopedPath } from './resolve.js';
-import { walk, type WalkSkip } from './walk.js';
+import { walk, type WalkEntry, type WalkSkip } from './walk.js';
+import { openDirExactly, viaFd } from './dirfd.js';
+import { openFileStream } from './read.js';
 import { noteWritten } from './changes.js';
 
 export interface TreeOptions {
@@ -37,34 +40,76 @@ export function isWithin(parent: string, child: string): boolean {
  * links are left in place with the folders leading to them (S7). Returns how many were kept.
  */
 export async function removeTree(target: ScopedPath, opts: TreeOptions): Promise<{ kept: number }> {
-  if (target.isSymlink || !target.stat?.isDirectory()) {
-    await fsp.unlink(target.entry);
-    noteWritten(target.entry);
-    return { kept: 0 };
-  }
+  const parents = openedParents();
   try {
-    return await removeFolder(target, opts);
+    if (target.isSymlink || !target.stat?.isDirectory()) {
+      const at = await parents.inside(target.entry).catch(() => {
+        throw new Conflict('the item moved while it was being deleted');
+      });
+      await fsp.unlink(at);
+      noteWritten(target.entry);
+      return { kept: 0 };
+    }
+    try {
+      return await removeFolder(target, opts, parents);
+    } finally {
+      noteWritten(target.entry, true);
+    }
   } finally {
-    noteWritten(target.entry, true);
+    await parents.close();
   }
 }
 
-async function removeFolder(target: ScopedPath, opts: TreeOptions): Promise<{ kept: number }> {
+/**
+ * Names reached through their parent folder opened and checked to be exactly where it was
+ * resolved (fs/dirfd.ts): a folder on the way swapped for a link after the walk read it cannot
+ * send an unlink or rmdir out of the scope — the open folder is the one that was walked, wherever
+ * its name leads now. One folder is kept open at a time (a walk removes a folder's entries
+ * together).
+ */
+function openedParents() {
+  let open: { path: string; dir: FileHandle } | null = null;
+  const close = async () => {
+    const was = open;
+    open = null;
+    await was?.dir.close();
+  };
+  return {
+    /** A path for `entry` inside its parent opened exactly; throws when the parent moved. */
+    async inside(entry: string): Promise<string> {
+      const parent = path.dirname(entry);
+      if (open?.path !== parent) {
+        await close();
+        open = { path: parent, dir: await openDirExactly(parent) };
+      }
+      return viaFd(open.dir, path.basename(entry));
+    },
+    close,
+  };
+}
+
+async function removeFolder(target: ScopedPath, opts: TreeOptions, parents: ReturnType<typeof openedParents>): Promise<{ kept: number }> {
   let kept = 0;
   const onSkip = () => void kept++;
   for await (const e of walk(target, { user: opts.user, globalRules: opts.globalRules, order: 'post', onSkip })) {
+    // A parent no longer where it was walked (moved, or swapped for a link): its entries stay.
+    const at = await parents.inside(e.entry).catch(() => null);
+    if (at === null) {
+      kept++;
+      continue;
+    }
     if (e.isDir && !e.isSymlink) {
-      await fsp.rmdir(e.entry).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOENT') throw err;
+      await fsp.rmdir(at).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
       });
     } else {
-      await fsp.unlink(e.entry).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
+      await fsp.unlink(at).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT' && err.code !== 'EISDIR') throw err;
       });
     }
   }
   try {
-    await fsp.rmdir(target.entry);
+    await fsp.rmdir(await parents.inside(target.entry));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
@@ -95,8 +140,13 @@ export async function checkTree(src: ScopedPath, dstVirtual: string, opts: TreeO
   if (failed) throw failed.error;
 }
 
-async function copyFile(src: string, dst: ScopedPath, override: boolean, io: WriteIo, owner?: object): Promise<void> {
-  await writeAtomic(dst, createReadStream(src), { exclusive: !override, io, owner });
+/** Copies the file walked or resolved, never what its name leads to now (fs/read.ts openFileStream). */
+async function copyFile(src: ScopedPath | WalkEntry, dst: ScopedPath, override: boolean, io: WriteIo, owner?: object): Promise<void> {
+  // Opened when the write starts reading, so that its failure (a link swapped in) reaches the write.
+  const body = async function* () {
+    yield* openFileStream(src) as AsyncIterable<Buffer>;
+  };
+  await writeAtomic(dst, body(), { exclusive: !override, io, owner });
 }
 
 /**
@@ -109,7 +159,7 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
   const io = opts.io ?? nodeIo;
   const area = { root: dst.root };
   if (!src.stat?.isDirectory()) {
-    await copyFile(src.real, dst, opts.override, io);
+    await copyFile(src, dst, opts.override, io);
     return;
   }
   const created: Created = [];
@@ -128,7 +178,7 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
         created.push(...(await makeDirs(target.real, io, owner)));
       } else {
         if (target.exists && target.stat?.isDirectory()) throw new Conflict('a folder is in the way of a file');
-        await copyFile(e.real, target, opts.override, io, owner);
+        await copyFile(e, target, opts.override, io, owner);
         if (!target.exists) created.push(await createdEntry(target.real, false, owner));
       }
     }

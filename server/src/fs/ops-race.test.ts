@@ -1,0 +1,103 @@
+/**
+ * Delete and copy against a folder or file swapped for a link out after the walk saw it — a race
+ * a test cannot win by timing, so the walk is made to swap just before it hands over the entry.
+ * Before the fix, delete unlinked the outside file through the swapped folder, and copy read the
+ * outside file through the swapped name.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { copyTree, removeTree } from './ops.js';
+import { resolvePath } from './resolve.js';
+import type { WalkEntry } from './walk.js';
+
+/** Runs before the walk hands over the entry with this virtual path. */
+const swaps = new Map<string, () => Promise<void>>();
+vi.mock('./walk.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./walk.js')>();
+  return {
+    ...actual,
+    walk: async function* (...args: Parameters<typeof actual.walk>): AsyncGenerator<WalkEntry> {
+      for await (const e of actual.walk(...args)) {
+        await swaps.get(e.virtual)?.();
+        yield e;
+      }
+    },
+  };
+});
+
+let base: string;
+let root: string;
+const user = { scope: '/', rules: [], hideDotfiles: false };
+const resolve = (p: string) => resolvePath(user, p, { serverRoot: root, globalRules: [] });
+
+beforeEach(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'coffer-opsrace-'));
+  root = path.join(base, 'root');
+  await mkdir(path.join(root, 'victim/x'), { recursive: true });
+  await writeFile(path.join(root, 'victim/x/a.txt'), 'inside');
+  await mkdir(path.join(base, 'outside'));
+  await writeFile(path.join(base, 'outside/a.txt'), 'outside, never to be deleted or read');
+  swaps.clear();
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('removeTree', () => {
+  it('never deletes through a folder swapped for a link out after the walk read it', async () => {
+    const target = await resolve('/victim');
+    swaps.set('/victim/x/a.txt', async () => {
+      await rename(path.join(root, 'victim/x'), path.join(root, 'victim-x-moved'));
+      await symlink(path.join(base, 'outside'), path.join(root, 'victim/x'));
+    });
+    const { kept } = await removeTree(target, { user, globalRules: [] });
+    expect(await readFile(path.join(base, 'outside/a.txt'), 'utf8')).toBe('outside, never to be deleted or read');
+    expect(kept).toBeGreaterThan(0);
+    // The moved folder keeps its file: the delete did not reach it through the link either.
+    expect(await readFile(path.join(root, 'victim-x-moved/a.txt'), 'utf8')).toBe('inside');
+  });
+
+  it('still deletes a whole tree when nothing moves', async () => {
+    await mkdir(path.join(root, 'victim/x/deep/er'), { recursive: true });
+    await writeFile(path.join(root, 'victim/x/deep/er/b.txt'), 'b');
+    await symlink(path.join(base, 'outside/a.txt'), path.join(root, 'victim/link-out'));
+    await symlink('x/a.txt', path.join(root, 'victim/link-in'));
+    const { kept } = await removeTree(await resolve('/victim'), { user, globalRules: [] });
+    // The link out is left in place (S7); everything else goes, the outside file stays.
+    expect(kept).toBe(1);
+    expect(existsSync(path.join(root, 'victim/x'))).toBe(false);
+    expect(existsSync(path.join(root, 'victim/link-in'))).toBe(false);
+    expect(await readFile(path.join(base, 'outside/a.txt'), 'utf8')).toBe('outside, never to be deleted or read');
+    // A single file.
+    await writeFile(path.join(root, 'one.txt'), '1');
+    await removeTree(await resolve('/one.txt'), { user, globalRules: [] });
+    expect(existsSync(path.join(root, 'one.txt'))).toBe(false);
+  });
+});
+
+describe('copyTree', () => {
+  it('never copies the file a name leads to after the walk saw another one there', async () => {
+    const src = await resolve('/victim');
+    await mkdir(path.join(root, 'dest'));
+    const dst = await resolvePath(user, '/dest/copy', { serverRoot: root, globalRules: [], forWrite: true });
+    swaps.set('/victim/x/a.txt', async () => {
+      await rm(path.join(root, 'victim/x/a.txt'));
+      await symlink(path.join(base, 'outside/a.txt'), path.join(root, 'victim/x/a.txt'));
+    });
+    await expect(copyTree(src, dst, { user, globalRules: [], override: false })).rejects.toThrow();
+    const copied = path.join(root, 'dest/copy/x/a.txt');
+    expect(existsSync(copied) ? await readFile(copied, 'utf8') : '').not.toContain('outside');
+  });
+
+  it('copies a tree whose files stay put, links inside included', async () => {
+    await symlink('x/a.txt', path.join(root, 'victim/link-in'));
+    await mkdir(path.join(root, 'dest'));
+    const dst = await resolvePath(user, '/dest/copy', { serverRoot: root, globalRules: [], forWrite: true });
+    await copyTree(await resolve('/victim'), dst, { user, globalRules: [], override: false });
+    expect(await readFile(path.join(root, 'dest/copy/x/a.txt'), 'utf8')).toBe('inside');
+    expect(await readFile(path.join(root, 'dest/copy/link-in'), 'utf8')).toBe('inside');
+  });
+});
