@@ -140,13 +140,13 @@ export function createUploadRepository(db: Db) {
      */
     async promisedUnder(root: string, since: number, except?: string): Promise<number> {
       const prefix = root.endsWith('/') ? root : `${root}/`;
-      // Both engines count characters (code points), as the spread does; .length counts UTF-16 units.
-      const chars = [...prefix].length;
+      // The length is the database's own, in the unit its substr counts: characters on SQLite and
+      // on a UTF8 PostgreSQL, bytes on a SQL_ASCII one (a cluster made under the C locale).
       let q = k
         .selectFrom('uploads')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), sql<number>`0`).as('n'))
         .where('updated_at', '>=', since)
-        .where(sql<boolean>`substr(target, 1, ${chars}) = ${prefix}`);
+        .where(sql<boolean>`substr(target, 1, length(cast(${prefix} as text))) = ${prefix}`);
       if (except !== undefined) q = q.where('id', '!=', except);
       const r = await q.executeTakeFirstOrThrow();
       return Number(r.n);
