@@ -165,6 +165,28 @@ describe('quotas', () => {
       expect(await readFile(path.join(u.dir, 'doc.txt'), 'utf8')).toBe('c'.repeat(950));
       expect(await names(u.dir)).toEqual(['doc.txt']);
     });
+
+    it('gives the hold of a body back at once when its write fails after the body was read', async () => {
+      const u = await quotaUser(srv, 64 * 1024);
+      // The name is taken (behind Coffer's back) while the body streams: the write ends in 409.
+      const req = openChunked(srv, 'POST', '/api/resources/x.bin', { 'x-auth': u.token });
+      await req.send(Buffer.alloc(40 * 1024, 1));
+      await new Promise((r) => setTimeout(r, 200));
+      await writeFile(path.join(u.dir, 'x.bin'), 'taken');
+      expect((await req.end()).status).toBe(409);
+      // Its 40 KiB never landed: a retry elsewhere fits (5 bytes used).
+      const again = await srv.fetch('/api/resources/y.bin', { method: 'POST', token: u.token, body: Buffer.alloc(40 * 1024, 1) });
+      expect(again.status, await again.text()).toBe(200);
+      // A WebDAV PUT likewise.
+      const auth = { authorization: basic(u.username, u.password) };
+      const put = openChunked(srv, 'PUT', '/dav/z.bin', auth);
+      await put.send(Buffer.alloc(20 * 1024, 1));
+      await new Promise((r) => setTimeout(r, 200));
+      await writeFile(path.join(u.dir, 'z.bin'), 'taken');
+      expect((await put.end()).status).toBe(409);
+      const more = await srv.fetch('/api/resources/w.bin', { method: 'POST', token: u.token, body: Buffer.alloc(20 * 1024, 1) });
+      expect(more.status, await more.text()).toBe(200);
+    });
   });
 
   describe('copies and moves', () => {

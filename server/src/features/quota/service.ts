@@ -71,7 +71,7 @@ interface Hold {
   landed: number;
 }
 
-/** A finished body's hold waits this long at most for its write's `changed` (a rename that failed never sends one). */
+/** A finished body's hold waits this long at most for its write's `changed` (resources and WebDAV send one when the write fails too). */
 const LANDING_MS = 10_000;
 
 /** True when `inner` is `root` or below it (whole segments). */

@@ -45,7 +45,7 @@ export interface ResourceDeps {
   /** The file index's recursive sizes of a folder's children (features/index); null when it cannot answer. */
   folderSizes?: (real: string) => Promise<{ children: ReadonlyMap<string, number> } | null>;
   /** Byte quotas: uploads, saves and copies are admitted before any byte is written (absent in some unit tests). */
-  quota?: Pick<QuotaService, 'limit' | 'admitMeasured'>;
+  quota?: Pick<QuotaService, 'limit' | 'admitMeasured' | 'changed'>;
 }
 
 export type WriteOutcome = { etag: string };
@@ -96,6 +96,12 @@ export function createResourceService(deps: ResourceDeps) {
     deps.quota
       ? deps.quota.limit(user, body, { declared, freeing: target.exists && target.stat?.isFile() ? target.stat.size : 0, target: target.real })
       : body;
+  /** A write that failed landed nothing: its body's hold (features/quota) goes now, not after the landing time. */
+  const unheldOnFailure = <T>(p: ScopedPath, write: Promise<T>): Promise<T> =>
+    write.catch((err: unknown) => {
+      deps.quota?.changed(p.real);
+      throw err;
+    });
 
   async function run<T>(event: FileEvent, ctx: FileEventContext, op: () => Promise<T>): Promise<T> {
     await events.before(event, ctx);
@@ -175,7 +181,7 @@ export function createResourceService(deps: ResourceDeps) {
       }
       const limited = await quotaLimited(user, body, declared, p);
       const written = await run('upload', ctx, () =>
-        writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() }),
+        unheldOnFailure(p, writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() })),
       );
       return { etag: etagOf(written.mtimeNs, written.size) };
     },
@@ -189,7 +195,7 @@ export function createResourceService(deps: ResourceDeps) {
       if (!p.stat?.isFile()) throw new BadRequest('not a regular file');
       const limited = await quotaLimited(user, body, declared, p);
       const written = await run('save', ctxOf(user, p), () =>
-        writeAtomic(p, limited(), { exclusive: false, mode: permissionBits(p), io: io() }),
+        unheldOnFailure(p, writeAtomic(p, limited(), { exclusive: false, mode: permissionBits(p), io: io() })),
       );
       return { etag: etagOf(written.mtimeNs, written.size) };
     },

@@ -49,7 +49,7 @@ export interface DavServiceDeps {
   trash?: (user: UserRecord, target: ScopedPath, globalRules: readonly Rule[]) => Promise<boolean>;
   io?: () => WriteIo | undefined;
   /** Byte quotas: PUT bodies and copies are counted before they land (ResourceDeps.quota). */
-  quota?: Pick<QuotaService, 'limit' | 'admitMeasured'>;
+  quota?: Pick<QuotaService, 'limit' | 'admitMeasured' | 'changed'>;
 }
 
 /** What a write checks before it runs: the If header, and how a tagged list's URL becomes a path. */
@@ -352,7 +352,11 @@ export function createDavService(deps: DavServiceDeps) {
       const ctx = ctxOf(user, p);
       const event = p.exists ? 'save' : 'upload';
       await events.before(event, ctx);
-      await writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() });
+      await writeAtomic(p, limited(), { exclusive: !p.exists, mode: p.exists ? permissionBits(p) : undefined, io: io() }).catch((err: unknown) => {
+        // Nothing landed: the body's hold (features/quota) goes now, not after the landing time.
+        deps.quota?.changed(p.real);
+        throw err;
+      });
       await events.after(event, ctx);
       return { created: !p.exists };
     },
