@@ -256,6 +256,17 @@ describe('quotas', () => {
       expect((await create(v, 'q.bin', 700)).status).toBe(201);
     });
 
+    it('admits one of several uploads created at once that fit alone but not together', async () => {
+      const u = await quotaUser(srv, 1000);
+      const made = await Promise.all(['p1.bin', 'p2.bin', 'p3.bin'].map(async (n) => ({ n, res: await answer(await create(u, n, 600)) })));
+      const ok = made.filter((m) => m.res.status === 201);
+      expect(ok.length).toBe(1);
+      for (const m of made) if (m.res.status !== 201) expect507(m.res, srv);
+      // The one admitted goes through; the refused ones left nothing that counts.
+      expect((await patch(u, ok[0]!.n, 0, Buffer.alloc(600, 1))).status).toBe(204);
+      expect((await create(u, 'rest.bin', 400)).status).toBe(201);
+    });
+
     it('counts another user’s unfinished upload into a shared scope, and a visitor’s into the owner’s', async () => {
       const a = await quotaUser(srv, 1000);
       const b = await quotaUser(srv, 1000, a.scope);

@@ -135,10 +135,11 @@ export function createUploadRepository(db: Db) {
     /**
      * Bytes promised to unfinished uploads into the folder `root` (a real path) or below it: their
      * whole lengths (their bytes wait in the staging folder, outside every scope), those touched
-     * since `since` only (older ones are expired), `except` left out. Byte-exact prefix on any
-     * engine (no LIKE: SQLite's ignores case).
+     * since `since` only (older ones are expired), `except` left out; with `olderThan`, only the
+     * uploads created before it (by creation time, then id: one order every instance agrees on).
+     * Byte-exact prefix on any engine (no LIKE: SQLite's ignores case).
      */
-    async promisedUnder(root: string, since: number, except?: string): Promise<number> {
+    async promisedUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<number> {
       const prefix = root.endsWith('/') ? root : `${root}/`;
       // The length is the database's own, in the unit its substr counts: characters on SQLite and
       // on a UTF8 PostgreSQL, bytes on a SQL_ASCII one (a cluster made under the C locale).
@@ -148,6 +149,10 @@ export function createUploadRepository(db: Db) {
         .where('updated_at', '>=', since)
         .where(sql<boolean>`substr(target, 1, length(cast(${prefix} as text))) = ${prefix}`);
       if (except !== undefined) q = q.where('id', '!=', except);
+      if (olderThan) {
+        const { createdAt, id } = olderThan;
+        q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+      }
       const r = await q.executeTakeFirstOrThrow();
       return Number(r.n);
     },

@@ -171,13 +171,29 @@ export function createTusService(deps: TusServiceDeps) {
    * other unfinished uploads into the same scope — their bytes wait in the staging folder, where
    * the scope's measure does not see them, so without them several uploads started together
    * would each fit alone and pass the quota together. Kept in the database, so every instance
-   * counts them. `except`: this upload's own row.
+   * counts them. `own`: this upload's row; at its creation only the uploads created before it
+   * count (below).
    */
-  async function admitQuota(user: UserRecord, bytes: number, replacing: string | undefined, except?: string): Promise<void> {
+  async function admitQuota(user: UserRecord, bytes: number, replacing: string | undefined, own?: UploadRecord, creating = false): Promise<void> {
     if (!deps.quota || !(user.quota > 0)) return;
     const since = deps.config.uploadExpiry > 0 ? now() - deps.config.uploadExpiry * 1000 : 0;
-    const promised = await repo.promisedUnder((await files.scopeRoot(user)).root, since, except);
+    const promised = await repo.promisedUnder((await files.scopeRoot(user)).root, since, own?.id, creating ? own : undefined);
     await deps.quota.admitMeasured(user, bytes + promised, replacing);
+  }
+
+  /**
+   * A new upload's quota check, made once its row is in: uploads created at once (a client sends
+   * several) each see the rows of those created before them, so the first ones that fit pass and
+   * the others are refused — checked before the row, each would see none of the others. A refused
+   * upload goes.
+   */
+  async function admitCreated(user: UserRecord, u: UploadRecord, replacing: string | undefined): Promise<void> {
+    try {
+      await admitQuota(user, u.length, replacing, u, true);
+    } catch (err) {
+      await drop(u, 'over the quota');
+      throw err;
+    }
   }
 
 
@@ -335,7 +351,7 @@ export function createTusService(deps: TusServiceDeps) {
     if (running) await drop(running, 'expired');
     if (await parentBlocked(target)) throw new Conflict('a file is in the way');
     if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
-    await admitQuota(user, bytes, target.exists ? target.real : undefined);
+    // The quota: once the row is in (admitCreated).
     return { target, bytes };
   }
 
@@ -491,7 +507,7 @@ export function createTusService(deps: TusServiceDeps) {
       if (input.declaredLength !== undefined && input.declaredLength > room) throw new PayloadTooLarge();
       // The scope may have filled up since the creation (other uploads finished, files were
       // copied): the whole file must still fit, or no byte of this chunk is written.
-      if (room > 0) await admitQuota(user, u.length, u.override ? u.target : undefined, u.id);
+      if (room > 0) await admitQuota(user, u.length, u.override ? u.target : undefined, u);
       await takeOverOrTouch(u, offset, size);
       const r = await staging.writeChunk(u.id, offset, input.body, room);
       if (r.overflow) throw new PayloadTooLarge();
@@ -524,6 +540,7 @@ export function createTusService(deps: TusServiceDeps) {
     async create(actor: UploadActor & { jti: string }, raw: string, length: ParsedInt, override: boolean): Promise<string> {
       const { target, bytes } = await admitCreation(actor.user, raw, length, override);
       const u = await register(actor, target, bytes, override);
+      await admitCreated(actor.user, u, target.exists ? target.real : undefined);
       // A zero-length upload is complete at once (tus-js-client sends no PATCH for it).
       if (u.length === 0) await complete(u, actor.user);
       return target.virtual;
@@ -553,8 +570,6 @@ export function createTusService(deps: TusServiceDeps) {
       if (t.maxFileSize > 0 && bytes > t.maxFileSize) throw new LimitReached('file-size');
       if (deps.config.maxUploadSize > 0 && bytes > deps.config.maxUploadSize) throw new PayloadTooLarge();
       if (bytes > 0 && bytes > (await staging.freeBytes())) throw new InsufficientStorage();
-      // A visitor's file counts against the share owner's scope.
-      await admitQuota(v.owner, bytes, undefined);
       const name = cleanUploadName(rawName);
       if (!(await deps.shareQuota.reserve(v.hash, bytes))) {
         // Which limit, from the counts as they are now (others may have counted since `terms` was read).
@@ -576,6 +591,8 @@ export function createTusService(deps: TusServiceDeps) {
         await deps.shareQuota.release(v.hash, bytes);
         throw err;
       }
+      // A visitor's file counts against the share owner's scope (a refusal gives the share's count back).
+      await admitCreated(v.owner, u, undefined);
       // Until the end the visitor hears only the cleaned name wished for: the suffix chosen now
       // would say which names the folder holds, and a DELETE would leave no trace of the asking.
       const placed = u.length === 0 ? await complete(u, v.owner, v) : name;
