@@ -342,6 +342,21 @@ describe('quotas', () => {
       expect(ok.status).toBe(201);
     });
 
+    it('counts a body being streamed once: its staging file in the scope is not measured besides its hold', async () => {
+      const u = await quotaUser(srv, 8 * 1024 * 1024);
+      const auth = { authorization: basic(u.username, u.password) };
+      // 3 MiB sent (more than one write batch: they are on disk in the staging file).
+      const a = openChunked(srv, 'PUT', '/dav/a.bin', auth);
+      await a.send(Buffer.alloc(3 * 1024 * 1024, 1));
+      await new Promise((r) => setTimeout(r, 300));
+      // A folder made through Coffer: the scope is measured again, a's staging file in it.
+      expect((await srv.fetch('/api/resources/d/', { method: 'POST', token: u.token })).status).toBe(200);
+      // 3 MiB held + 3 MiB fit in 8 MiB.
+      const b = await srv.fetch('/dav/b.bin', { method: 'PUT', headers: auth, body: Buffer.alloc(3 * 1024 * 1024, 2) });
+      expect(b.status, await b.text()).toBe(201);
+      expect((await a.end()).status).toBe(201);
+    });
+
     it('counts a parallel PUT that landed first against the one still streaming', async () => {
       const u = await quotaUser(srv, 64 * 1024);
       const auth = { authorization: basic(u.username, u.password) };

@@ -22,6 +22,10 @@ describe('treeSize', () => {
     await symlink(path.join(outside, 'big'), path.join(dir, 'link-file'));
     await symlink(outside, path.join(dir, 'link-dir'));
     await symlink(dir, path.join(dir, 'a', 'loop'));
+    // Staging files of writes under way (and a staging folder) are not counted.
+    await writeFile(path.join(dir, 'a', '.coffer-tmp-0123456789abcdef'), Buffer.alloc(50_000));
+    await mkdir(path.join(dir, '.coffer-tmp-folder'));
+    await writeFile(path.join(dir, '.coffer-tmp-folder', 'x'), Buffer.alloc(7));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

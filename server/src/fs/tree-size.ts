@@ -1,12 +1,14 @@
 /**
  * The bytes a folder holds on disk, for quotas (features/quota): the sizes of the regular files
- * below it, every one, whatever rules hide from a user — a quota counts the disk, not a view.
+ * below it, every one, whatever rules hide from a user — a quota counts the disk, not a view —
+ * except Coffer's staging files (`.coffer-tmp-*`, below).
  * Links are never followed (a link is counted as itself, 0 bytes: its target is counted where it
  * lies, or not at all when it leaves the folder), so the sum cannot leave the folder nor loop.
  * Folders are read one batch of entries at a time (`opendir`), at most `concurrency` at once.
  */
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
+import { isTempName } from './names.js';
 
 export interface TreeSizeOptions {
   /** Folders read at once (default 8). */
@@ -64,6 +66,9 @@ export async function treeSize(realDir: string, opts: TreeSizeOptions = {}): Pro
     try {
       for await (const entry of handle) {
         opts.signal?.throwIfAborted();
+        // Staging files of writes under way are not counted, as in the file index: a body being
+        // streamed is held by the quota itself (features/quota), and counted twice otherwise.
+        if (isTempName(entry.name)) continue;
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) pending.push(full);
         else if (entry.isFile() || unknownType(entry)) {
