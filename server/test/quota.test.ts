@@ -357,6 +357,24 @@ describe('quotas', () => {
       expect((await a.end()).status).toBe(201);
     });
 
+    it('lets parallel PUTs replace files with the same sizes near the quota: only growth is held', async () => {
+      const u = await quotaUser(srv, 64 * 1024);
+      const auth = { authorization: basic(u.username, u.password) };
+      await writeFile(path.join(u.dir, 'x.bin'), Buffer.alloc(30 * 1024, 1));
+      await writeFile(path.join(u.dir, 'y.bin'), Buffer.alloc(30 * 1024, 1));
+      const half = Buffer.alloc(15 * 1024, 2);
+      const x = openChunked(srv, 'PUT', '/dav/x.bin', auth);
+      const y = openChunked(srv, 'PUT', '/dav/y.bin', auth);
+      await x.send(half);
+      await y.send(half);
+      await new Promise((r) => setTimeout(r, 200));
+      await x.send(half);
+      await new Promise((r) => setTimeout(r, 200));
+      await y.send(half);
+      expect([(await x.end()).status, (await y.end()).status]).toEqual([204, 204]);
+      expect((await readFile(path.join(u.dir, 'y.bin')))[0]).toBe(2);
+    });
+
     it('counts a parallel PUT that landed first against the one still streaming', async () => {
       const u = await quotaUser(srv, 64 * 1024);
       const auth = { authorization: basic(u.username, u.password) };

@@ -216,6 +216,29 @@ describe('createQuotaService', () => {
     await q.admit(user(1000), 1000);
   });
 
+  it('holds only what a body adds beyond the file it replaces: parallel saves of the same sizes pass near the quota', async () => {
+    const q = service(900);
+    const body = (n: number) =>
+      async function* () {
+        for (let i = 0; i < n; i++) yield new Uint8Array(100);
+      };
+    const open = async (name: string, n: number, freeing: number) =>
+      ((await q.limit(user(1000), body(n), { target: `/scope/${name}`, freeing }))() as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    // x (500 on disk) and y (400 on disk) saved again at once with the same sizes: 900 in the end.
+    const x = await open('x', 5, 500);
+    const y = await open('y', 4, 400);
+    for (let i = 0; i < 5; i++) {
+      expect((await x.next()).done).toBe(false);
+      if (i < 4) expect((await y.next()).done).toBe(false);
+    }
+    expect((await x.next()).done).toBe(true);
+    expect((await y.next()).done).toBe(true);
+    // A body that grows its file still holds the growth: 100 more than x's 500 leaves no room for 101.
+    const z = await open('z', 6, 500);
+    for (let i = 0; i < 6; i++) await z.next();
+    await expect(q.limit(user(1000), body(2), { declared: 101 })).rejects.toMatchObject({ status: 507 });
+  });
+
   it('gives a finished body’s hold back after a while when its write never says changed', async () => {
     vi.useFakeTimers();
     try {

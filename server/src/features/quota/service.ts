@@ -61,6 +61,8 @@ interface Hold {
   /** Where the bytes go (real path): every scope holding it counts them. */
   readonly path: string;
   bytes: number;
+  /** The size of the file it replaces: the measure counts that file until the body lands over it. */
+  readonly freeing: number;
   timer?: NodeJS.Timeout;
   /** The scope its stream measured (set while the stream runs). */
   root?: string;
@@ -73,6 +75,11 @@ interface Hold {
 
 /** A finished body's hold waits this long at most for its write's `changed` (resources and WebDAV send one when the write fails too). */
 const LANDING_MS = 10_000;
+
+/** What a body adds to its scope once landed: its bytes beyond the file it replaces. */
+function growth(h: Hold): number {
+  return Math.max(0, h.bytes - h.freeing);
+}
 
 /** True when `inner` is `root` or below it (whole segments). */
 function holds(root: string, inner: string): boolean {
@@ -92,7 +99,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
 
   function heldUnder(root: string, except?: Hold): number {
     let n = 0;
-    for (const h of held) if (h !== except && holds(root, h.path)) n += h.bytes;
+    for (const h of held) if (h !== except && holds(root, h.path)) n += growth(h);
     return n;
   }
 
@@ -181,7 +188,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
       opts: { declared?: number; freeing?: number; target?: string } = {},
     ): Promise<() => ByteSource> {
       if (!(user.quota > 0)) return source;
-      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0, landed: 0 };
+      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0, freeing: Math.max(0, opts.freeing ?? 0), landed: 0 };
       const m = await meter(user, opts.freeing, hold);
       if (opts.declared !== undefined && Number.isFinite(opts.declared)) {
         // Checked on a copy: the stream is counted again from its first byte.
@@ -227,7 +234,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
       for (const h of held) {
         if (!h.timer || !holds(realPath, h.path)) continue;
         release(h);
-        for (const s of streaming) if (s.root !== undefined && holds(s.root, h.path)) s.landed += h.bytes;
+        for (const s of streaming) if (s.root !== undefined && holds(s.root, h.path)) s.landed += growth(h);
       }
     },
 
