@@ -5,12 +5,14 @@
  * outside file through the swapped name.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { copyTree, removeTree } from './ops.js';
+import { checksum, copyTree, openRead, readHead, readText, removeTree } from './ops.js';
+import { readHead as readHeadOf, readWhole } from './read.js';
 import { resolvePath } from './resolve.js';
+import { Conflict } from '../http/errors.js';
 import type { WalkEntry } from './walk.js';
 
 /** Runs before the walk hands over the entry with this virtual path. */
@@ -78,6 +80,34 @@ describe('removeTree', () => {
   });
 });
 
+describe('removeTree of a folder whose own parent is swapped', () => {
+  it('answers a conflict and removes nothing through the link', async () => {
+    await mkdir(path.join(root, 'p/victim/x'), { recursive: true });
+    await writeFile(path.join(root, 'p/victim/x/b.txt'), 'b');
+    await mkdir(path.join(base, 'outside/victim/x'), { recursive: true });
+    const target = await resolve('/p/victim');
+    swaps.set('/p/victim/x', async () => {
+      await rename(path.join(root, 'p'), path.join(root, 'p-moved'));
+      await symlink(path.join(base, 'outside'), path.join(root, 'p'));
+    });
+    await expect(removeTree(target, { user, globalRules: [] })).rejects.toBeInstanceOf(Conflict);
+    expect(existsSync(path.join(base, 'outside/victim/x'))).toBe(true);
+    expect(existsSync(path.join(root, 'p-moved/victim/x'))).toBe(true);
+  });
+
+  it('answers a conflict when the folder itself was swapped for a link out', async () => {
+    await mkdir(path.join(base, 'outside/x'), { recursive: true });
+    const target = await resolve('/victim');
+    swaps.set('/victim/x', async () => {
+      await rename(path.join(root, 'victim'), path.join(root, 'victim-moved'));
+      await symlink(path.join(base, 'outside'), path.join(root, 'victim'));
+    });
+    await expect(removeTree(target, { user, globalRules: [] })).rejects.toBeInstanceOf(Conflict);
+    expect(existsSync(path.join(base, 'outside/x'))).toBe(true);
+    expect(existsSync(path.join(root, 'victim-moved/x'))).toBe(true);
+  });
+});
+
 describe('copyTree', () => {
   it('never copies the file a name leads to after the walk saw another one there', async () => {
     const src = await resolve('/victim');
@@ -99,5 +129,53 @@ describe('copyTree', () => {
     await copyTree(await resolve('/victim'), dst, { user, globalRules: [], override: false });
     expect(await readFile(path.join(root, 'dest/copy/x/a.txt'), 'utf8')).toBe('inside');
     expect(await readFile(path.join(root, 'dest/copy/link-in'), 'utf8')).toBe('inside');
+  });
+});
+
+describe('copyTree of a file that grows', () => {
+  it('copies the whole file, not the size the walk saw', async () => {
+    await mkdir(path.join(root, 'dest'));
+    const dst = await resolvePath(user, '/dest/copy', { serverRoot: root, globalRules: [], forWrite: true });
+    swaps.set('/victim/x/a.txt', async () => {
+      await appendFile(path.join(root, 'victim/x/a.txt'), ', and more');
+    });
+    await copyTree(await resolve('/victim'), dst, { user, globalRules: [], override: false });
+    expect(await readFile(path.join(root, 'dest/copy/x/a.txt'), 'utf8')).toBe('inside, and more');
+  });
+});
+
+describe('reads of a resolved file', () => {
+  /** Resolves /victim/x/a.txt, then swaps its folder for a link to the outside folder. */
+  const swapped = async () => {
+    const p = await resolve('/victim/x/a.txt');
+    await rename(path.join(root, 'victim/x'), path.join(root, 'victim-x-moved'));
+    await symlink(path.join(base, 'outside'), path.join(root, 'victim/x'));
+    return p;
+  };
+  const drain = async (s: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const c of s) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+
+  it('never reads the file a name leads to after the resolve', async () => {
+    const p = await swapped();
+    await expect(checksum(p, 'sha256')).rejects.toThrow();
+    await expect(readText(p, 1000)).rejects.toThrow();
+    await expect(drain(openRead(p))).rejects.toThrow();
+    await expect(readHead(p, 1000)).rejects.toThrow();
+    await expect(readHeadOf(p, 1000)).rejects.toThrow();
+    await expect(readWhole(p, p.stat!.size)).rejects.toThrow();
+  });
+
+  it('reads the file resolved while it stays put', async () => {
+    const p = await resolve('/victim/x/a.txt');
+    expect(await checksum(p, 'sha256')).toBe('106b086224a4d945eae25f7be3805a931a873270326dd868b0e41f71ee9fff72');
+    expect(await readText(p, 1000)).toBe('inside');
+    expect(await readText(p, 3)).toBe('ins');
+    expect(await drain(openRead(p))).toBe('inside');
+    expect(Buffer.from(await readHead(p, 3)).toString()).toBe('ins');
+    expect((await readHeadOf(p, 1000)).toString()).toBe('inside');
+    expect((await readWhole(p, p.stat!.size)).toString()).toBe('inside');
   });
 });

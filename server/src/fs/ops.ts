@@ -4,7 +4,6 @@
  * are never copied, moved or deleted.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { isDenied, type RuleSubject } from './rules.js';
 import { resolveInArea, type ScopedPath } from './resolve.js';
 import { walk, type WalkEntry, type WalkSkip } from './walk.js';
 import { openDirExactly, viaFd } from './dirfd.js';
-import { openFileStream } from './read.js';
+import { openFileStream, openFileToEnd, openForChild } from './read.js';
 import { noteWritten } from './changes.js';
 
 export interface TreeOptions {
@@ -108,10 +107,16 @@ async function removeFolder(target: ScopedPath, opts: TreeOptions, parents: Retu
       });
     }
   }
+  // The folder's own parent moved, or the folder was swapped for a link or a file: nothing more
+  // is removed, and the answer says so (as for a file moved away above).
+  const at = await parents.inside(target.entry).catch(() => {
+    throw new Conflict('the item moved while it was being deleted');
+  });
   try {
-    await fsp.rmdir(await parents.inside(target.entry));
+    await fsp.rmdir(at);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') throw new Conflict('the item moved while it was being deleted', { cause: err });
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
     kept = Math.max(kept, 1);
   }
@@ -140,11 +145,14 @@ export async function checkTree(src: ScopedPath, dstVirtual: string, opts: TreeO
   if (failed) throw failed.error;
 }
 
-/** Copies the file walked or resolved, never what its name leads to now (fs/read.ts openFileStream). */
+/**
+ * Copies the file walked or resolved, never what its name leads to now (fs/read.ts checked open),
+ * read to its end like a plain stream: a file that grew since the walk's stat is copied whole.
+ */
 async function copyFile(src: ScopedPath | WalkEntry, dst: ScopedPath, override: boolean, io: WriteIo, owner?: object): Promise<void> {
   // Opened when the write starts reading, so that its failure (a link swapped in) reaches the write.
   const body = async function* () {
-    yield* openFileStream(src) as AsyncIterable<Buffer>;
+    yield* openFileToEnd(src) as AsyncIterable<Buffer>;
   };
   await writeAtomic(dst, body(), { exclusive: !override, io, owner });
 }
@@ -234,13 +242,14 @@ export type ChecksumAlgo = (typeof CHECKSUM_ALGOS)[number];
 /** Streams the file through the hash; never holds it in memory. */
 export async function checksum(file: ScopedPath, algo: ChecksumAlgo): Promise<string> {
   const hash = createHash(algo);
-  for await (const chunk of createReadStream(file.real)) hash.update(chunk as Buffer);
+  // The file resolved, never what its name leads to now (fs/read.ts checked open).
+  for await (const chunk of openFileToEnd(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
 /** Reads at most `max` bytes from the start of a regular file. */
 export async function readHead(file: ScopedPath, max: number): Promise<Uint8Array> {
-  const fh = await fsp.open(file.real, 'r');
+  const fh = await openForChild(file);
   try {
     const buf = Buffer.alloc(max);
     let got = 0;
@@ -259,7 +268,7 @@ export async function readHead(file: ScopedPath, max: number): Promise<Uint8Arra
 export async function readText(file: ScopedPath, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of createReadStream(file.real, { end: Math.max(0, limit - 1) })) {
+  for await (const chunk of openFileToEnd(file, Math.max(0, limit - 1))) {
     chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
     if (size >= limit) break;
@@ -267,9 +276,12 @@ export async function readText(file: ScopedPath, limit: number): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The file's bytes as a stream (text answers of X-Encoding). */
+/**
+ * The file's bytes as a stream (text answers of X-Encoding): the file resolved, never what its
+ * name leads to now, and the `stat.size` bytes the answer's Content-Length announced.
+ */
 export function openRead(file: ScopedPath): NodeJS.ReadableStream {
-  return createReadStream(file.real);
+  return openFileStream(file);
 }
 
 /** docs/api.md §11: total and used bytes of the filesystem holding a folder (used = total − free). */

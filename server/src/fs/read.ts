@@ -58,6 +58,15 @@ export function openFileStream(
 }
 
 /**
+ * A stream of a resolved regular file's bytes up to its end as it is when read (or up to `end`,
+ * inclusive), through the same checked open as `openFileStream`: for copies and hashes, where a
+ * file that grew since its stat must be read whole, not cut at the size the stat saw.
+ */
+export function openFileToEnd(p: Readable_, end?: number): Readable {
+  return createReadStream(p.real, { end, fs: openResolved(p.stat) });
+}
+
+/**
  * The bytes [start, end] (inclusive) of a resolved regular file in one buffer, for small answers:
  * read by a worker thread in one round trip (a stream, or even open/read/close on the libuv pool,
  * costs more than the I/O of a few KiB). Throws when the file is no longer the one resolved (a
@@ -75,7 +84,8 @@ export async function readRange(p: Readable_, range: { start: number; end: numbe
  * returned as read: the caller archives what is there now.
  */
 export async function readWhole(p: Readable_, size: number): Promise<Buffer> {
-  const fh = await open(p.real, 'r');
+  // The file resolved or walked, never what its name leads to now (see openForChild).
+  const fh = await openForChild(p);
   try {
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
@@ -90,9 +100,9 @@ export async function readWhole(p: Readable_, size: number): Promise<Buffer> {
   }
 }
 
-/** The first `n` bytes (fewer for a shorter file). */
+/** The first `n` bytes (fewer for a shorter file) of the file resolved (see openForChild). */
 export async function readHead(p: Readable_, n: number): Promise<Buffer> {
-  const fh = await open(p.real, 'r');
+  const fh = await openForChild(p);
   try {
     const buf = Buffer.alloc(n);
     const { bytesRead } = await fh.read(buf, 0, n, 0);
