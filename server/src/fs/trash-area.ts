@@ -22,6 +22,7 @@ import { reservedWithin } from './reserved.js';
 import { hasRules } from './rules.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
 import { walk } from './walk.js';
+import { openDirExactly, viaFd } from './dirfd.js';
 
 const ID = /^[0-9a-f]{32}$/;
 const PART = '.part';
@@ -105,20 +106,36 @@ async function mustStay(source: ScopedPath, opts: TreeOptions): Promise<{ keep: 
   return { keep, through };
 }
 
-/** Moves the children of `fromDir` into `toDir`, around the kept entries (same filesystem). */
+/**
+ * Moves the children of `fromDir` into `toDir`, around the kept entries (same filesystem). Each
+ * folder is listed and its children renamed through the folder opened and checked to be exactly
+ * at its path (fs/dirfd.ts): a folder swapped for a link out since its parent was listed never
+ * lets what lies outside be moved into the trash. Such a folder below `fromDir` stays, counted
+ * as kept; `fromDir` itself moved answers a conflict.
+ */
 async function moveAround(fromDir: string, virtual: string, toDir: string, stay: { keep: Set<string>; through: Set<string> }): Promise<number> {
-  await mkdir(toDir, { mode: DIR_MODE });
-  let kept = 0;
-  const entries: Dirent[] = await readdir(fromDir, { withFileTypes: true });
-  for (const d of entries) {
-    const v = childVirtual(virtual, d.name);
-    const from = path.join(fromDir, d.name);
-    const to = path.join(toDir, d.name);
-    if (stay.keep.has(v)) kept++;
-    else if (stay.through.has(v) && d.isDirectory()) kept += await moveAround(from, v, to, stay);
-    else await rename(from, to);
+  const dir = await openDirExactly(fromDir).catch((err: unknown) => {
+    throw new Conflict('the item moved while it was being deleted', { cause: err });
+  });
+  try {
+    await mkdir(toDir, { mode: DIR_MODE });
+    let kept = 0;
+    const entries: Dirent[] = await readdir(viaFd(dir), { withFileTypes: true });
+    for (const d of entries) {
+      const v = childVirtual(virtual, d.name);
+      const to = path.join(toDir, d.name);
+      if (stay.keep.has(v)) kept++;
+      else if (stay.through.has(v) && d.isDirectory()) {
+        kept += await moveAround(path.join(fromDir, d.name), v, to, stay).catch((err: unknown) => {
+          if (err instanceof Conflict) return 1;
+          throw err;
+        });
+      } else await rename(viaFd(dir, d.name), to);
+    }
+    return kept;
+  } finally {
+    await dir.close();
   }
-  return kept;
 }
 
 async function sizeOf(p: string): Promise<number> {
@@ -174,12 +191,19 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
             noteWritten(source.entry, true);
           }
         }
+        // Through its parent opened exactly where it was resolved: a folder on the way swapped for
+        // a link out since never lets an outside item be moved into the trash.
+        const parent = await openDirExactly(path.dirname(source.entry)).catch((err: unknown) => {
+          throw new Conflict('the item moved while it was being deleted', { cause: err });
+        });
         try {
-          await rename(source.entry, to);
+          await rename(viaFd(parent, path.basename(source.entry)), to);
           noteWritten(source.entry);
           return { kept: 0 };
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err; // a mount below the root
+        } finally {
+          await parent.close();
         }
       }
       // Another filesystem: a whole copy of what may go first, under a name no reader takes for
