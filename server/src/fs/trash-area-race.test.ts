@@ -97,4 +97,22 @@ describe('trash moveIn around what stays', () => {
     expect(await readFile(path.join(area.dir, 'd'.repeat(32)), 'utf8')).toBe('1');
     expect(existsSync(path.join(root, 'd/t/one.txt'))).toBe(false);
   });
+
+  it('never restores into a folder swapped for a link out after the resolve', async () => {
+    const area = await openTrashArea(path.join(base, 'data'));
+    const plain = { ...user, rules: [] };
+    const id = 'e'.repeat(32);
+    await area.moveIn(id, await resolvePath(plain, '/d/keep.txt', { serverRoot: root, globalRules: [] }), { user: plain, globalRules: [] });
+    const target = await resolvePath(plain, '/d/t/back.txt', { serverRoot: root, globalRules: [], forWrite: true });
+    await rename(path.join(root, 'd/t'), path.join(root, 't-moved'));
+    await symlink(path.join(base, 'outside'), path.join(root, 'd/t'));
+    await expect(area.moveOut(id, target)).rejects.toBeInstanceOf(Conflict);
+    expect(existsSync(path.join(base, 'outside/back.txt'))).toBe(false);
+    expect(await area.exists(id)).toBe(true);
+    // Where nothing moved, it goes back.
+    const again = await resolvePath(plain, '/t-moved/back.txt', { serverRoot: root, globalRules: [], forWrite: true });
+    await area.moveOut(id, again);
+    expect(await readFile(path.join(root, 't-moved/back.txt'), 'utf8')).toBe('k');
+    expect(await area.exists(id)).toBe(false);
+  });
 });

@@ -12,7 +12,7 @@
  * entries or Coffer's own files is moved piece by piece around them.
  */
 import type { Dirent } from 'node:fs';
-import { cp, link, lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { cp, link, lstat, mkdir, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { noteWritten } from './changes.js';
 import { Conflict } from '../http/errors.js';
@@ -224,21 +224,28 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
       const st = await lstat(from).catch(() => undefined);
       if (!st) throw new Conflict('the item is not in the trash');
       const made = await makeDirs(path.dirname(target.entry));
+      let parent: FileHandle | undefined;
       try {
-        if (await present(target.entry)) throw new Conflict('the name is taken');
+        // Into the folder opened exactly where it was resolved: one on the way swapped for a link
+        // out since never receives the item outside the scope.
+        parent = await openDirExactly(path.dirname(target.entry)).catch((err: unknown) => {
+          throw new Conflict('the place to restore to moved', { cause: err });
+        });
+        const at = viaFd(parent, path.basename(target.entry));
+        if (await present(at)) throw new Conflict('the name is taken');
         try {
           // A file or link goes back by a hard link (which never replaces a name that appeared
           // meanwhile), a folder by a rename (which only replaces an empty folder).
-          if (st.isDirectory()) await rename(from, target.entry);
+          if (st.isDirectory()) await rename(from, at);
           else {
-            await link(from, target.entry);
+            await link(from, at);
             await unlink(from);
           }
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === 'EEXIST' || code === 'ENOTEMPTY') throw new Conflict('the name is taken', { cause: err });
           if (code !== 'EXDEV') throw err;
-          await copyItem(from, target.entry);
+          await copyItem(from, at);
           await rm(from, { recursive: true, force: true });
         }
         noteWritten(target.entry, true);
@@ -246,6 +253,8 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
       } catch (err) {
         await takeBack(made);
         throw err;
+      } finally {
+        await parent?.close();
       }
     },
     async exists(id) {
