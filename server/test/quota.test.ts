@@ -267,6 +267,19 @@ describe('quotas', () => {
       expect((await create(u, 'rest.bin', 400)).status).toBe(201);
     });
 
+    it('counts an unfinished upload that replaces a file by what it adds beyond that file', async () => {
+      const u = await quotaUser(srv, 1000);
+      await writeFile(path.join(u.dir, 'x.bin'), Buffer.alloc(500, 1));
+      const over = await srv.fetch('/api/tus/x.bin?override=true', { method: 'POST', token: u.token, headers: { ...TUS, 'Upload-Length': '600' } });
+      expect(over.status).toBe(201);
+      // 500 on disk, x grows by 100: 400 more fit, 401 do not.
+      expect507(await answer(await create(u, 'big.bin', 401)), srv);
+      expect((await create(u, 'y.bin', 400)).status).toBe(201);
+      expect((await patch(u, 'y.bin', 0, Buffer.alloc(400, 2))).status).toBe(204);
+      expect((await patch(u, 'x.bin', 0, Buffer.alloc(600, 3))).status).toBe(204);
+      expect(await names(u.dir)).toEqual(['x.bin', 'y.bin']);
+    });
+
     it('counts another user’s unfinished upload into a shared scope, and a visitor’s into the owner’s', async () => {
       const a = await quotaUser(srv, 1000);
       const b = await quotaUser(srv, 1000, a.scope);

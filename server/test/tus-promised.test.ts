@@ -61,7 +61,7 @@ describe.each(engines)('promisedUnder on %s', (_name, open) => {
     const db = await open();
     const repo = createUploadRepository(db);
     let n = 0;
-    const add = (target: string, length: number, updatedAt = 1000) =>
+    const add = (target: string, length: number, updatedAt = 1000, override = false) =>
       repo.insert({
         id: String(++n).padStart(32, '0'),
         target,
@@ -70,7 +70,7 @@ describe.each(engines)('promisedUnder on %s', (_name, open) => {
         sessionJti: '',
         length,
         offset: 0,
-        override: false,
+        override,
         createdAt: updatedAt,
         updatedAt,
         writer: null,
@@ -95,5 +95,10 @@ describe.each(engines)('promisedUnder on %s', (_name, open) => {
     expect(await repo.promisedUnder('/srv', 100)).toBe(11123);
     expect(await repo.promisedUnder('/', 100)).toBe(11123);
     expect(await repo.promisedUnder('/nothing', 100)).toBe(0);
+    // The ones that replace a file, with their targets.
+    await add(`${root}/over`, 40, 1000, true);
+    expect(await repo.promisedUnder(root, 100)).toBe(160);
+    expect(await repo.replacingUnder(root, 100)).toEqual([{ target: `${root}/over`, length: 40 }]);
+    expect(await repo.replacingUnder('/srv/abc', 100)).toEqual([]);
   });
 });

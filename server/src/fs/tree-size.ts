@@ -30,6 +30,12 @@ function unknownType(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicL
 /** Entries whose size is asked at once inside one folder. */
 const STAT_BATCH = 64;
 
+/** The size of the regular file at `real` (links not followed); 0 for anything else or nothing. */
+export async function fileSize(real: string): Promise<number> {
+  const st = await lstat(real).catch(() => undefined);
+  return st?.isFile() ? st.size : 0;
+}
+
 /**
  * The sum of the sizes of the regular files below `realDir` (itself included when it is a file).
  * A folder that cannot be read (gone meanwhile, no permission) counts as empty; a missing

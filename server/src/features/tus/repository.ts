@@ -52,6 +52,22 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export function createUploadRepository(db: Db) {
   const k = db.kysely;
+  /** The unfinished uploads into `root` or below it (promisedUnder). */
+  function unfinishedUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>) {
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    // The length is the database's own, in the unit its substr counts: characters on SQLite and
+    // on a UTF8 PostgreSQL, bytes on a SQL_ASCII one (a cluster made under the C locale).
+    let q = k
+      .selectFrom('uploads')
+      .where('updated_at', '>=', since)
+      .where(sql<boolean>`substr(target, 1, length(cast(${prefix} as text))) = ${prefix}`);
+    if (except !== undefined) q = q.where('id', '!=', except);
+    if (olderThan) {
+      const { createdAt, id } = olderThan;
+      q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+    }
+    return q;
+  }
   return {
     /** Inserts a new upload; a unique violation (another upload on the target) is rethrown as is. */
     async insert(u: UploadRecord): Promise<void> {
@@ -140,21 +156,15 @@ export function createUploadRepository(db: Db) {
      * Byte-exact prefix on any engine (no LIKE: SQLite's ignores case).
      */
     async promisedUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<number> {
-      const prefix = root.endsWith('/') ? root : `${root}/`;
-      // The length is the database's own, in the unit its substr counts: characters on SQLite and
-      // on a UTF8 PostgreSQL, bytes on a SQL_ASCII one (a cluster made under the C locale).
-      let q = k
-        .selectFrom('uploads')
+      const r = await unfinishedUnder(root, since, except, olderThan)
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), sql<number>`0`).as('n'))
-        .where('updated_at', '>=', since)
-        .where(sql<boolean>`substr(target, 1, length(cast(${prefix} as text))) = ${prefix}`);
-      if (except !== undefined) q = q.where('id', '!=', except);
-      if (olderThan) {
-        const { createdAt, id } = olderThan;
-        q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-      }
-      const r = await q.executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow();
       return Number(r.n);
+    },
+    /** Of those (`promisedUnder`), the ones that replace a file (override): their targets and lengths. */
+    async replacingUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<{ target: string; length: number }[]> {
+      const rows = await unfinishedUnder(root, since, except, olderThan).where('override', '=', 1).select(['target', 'length']).execute();
+      return rows.map((r) => ({ target: r.target, length: Number(r.length) }));
     },
     async count(): Promise<number> {
       const r = await k.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

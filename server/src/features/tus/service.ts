@@ -21,6 +21,7 @@ import { cleanUploadName, suffixedName } from '../../fs/upload-name.js';
 import type { ScopedPath } from '../../fs/resolve.js';
 import type { FileService } from '../../fs/service.js';
 import { parentBlocked, type StagingArea } from '../../fs/staging.js';
+import { fileSize } from '../../fs/tree-size.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, PayloadTooLarge, Unauthorized } from '../../http/errors.js';
 import type { QuotaService } from '../quota/service.js';
 import type { EventBus, FileEventContext } from '../../events/index.js';
@@ -177,8 +178,17 @@ export function createTusService(deps: TusServiceDeps) {
   async function admitQuota(user: UserRecord, bytes: number, replacing: string | undefined, own?: UploadRecord, creating = false): Promise<void> {
     if (!deps.quota || !(user.quota > 0)) return;
     const since = deps.config.uploadExpiry > 0 ? now() - deps.config.uploadExpiry * 1000 : 0;
-    const promised = await repo.promisedUnder((await files.scopeRoot(user)).root, since, own?.id, creating ? own : undefined);
-    await deps.quota.admitMeasured(user, bytes + promised, replacing);
+    const root = (await files.scopeRoot(user)).root;
+    const olderThan = creating ? own : undefined;
+    const [promised, replacers] = await Promise.all([
+      repo.promisedUnder(root, since, own?.id, olderThan),
+      repo.replacingUnder(root, since, own?.id, olderThan),
+    ]);
+    // An upload that replaces a file adds only what goes beyond that file, which the scope's measure
+    // counts until the upload lands over it.
+    let replaced = 0;
+    for (const r of replacers) replaced += Math.min(r.length, await fileSize(r.target));
+    await deps.quota.admitMeasured(user, Math.max(0, bytes + promised - replaced), replacing);
   }
 
   /**
