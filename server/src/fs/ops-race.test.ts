@@ -5,11 +5,12 @@
  * outside file through the swapped name.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checksum, copyTree, openRead, readHead, readText, removeTree } from './ops.js';
+import { nodeIo } from './atomic.js';
+import { checksum, copyTree, moveTree, openRead, readHead, readText, removeTree } from './ops.js';
 import { readHead as readHeadOf, readWhole } from './read.js';
 import { resolvePath } from './resolve.js';
 import { Conflict } from '../http/errors.js';
@@ -177,5 +178,29 @@ describe('reads of a resolved file', () => {
     expect(Buffer.from(await readHead(p, 3)).toString()).toBe('ins');
     expect((await readHeadOf(p, 1000)).toString()).toBe('inside');
     expect((await readWhole(p, p.stat!.size)).toString()).toBe('inside');
+  });
+});
+
+describe('moveTree across filesystems', () => {
+  it('moves a link as a link, never as a copy of what it leads to', async () => {
+    await symlink('victim', path.join(root, 'lnk'));
+    const src = await resolve('/lnk');
+    const dst = await resolvePath(user, '/moved', { serverRoot: root, globalRules: [], forWrite: true });
+    let first = true;
+    const io = {
+      ...nodeIo,
+      rename: async (from: string, to: string) => {
+        if (first && from === src.entry) {
+          first = false;
+          throw Object.assign(new Error('cross-device link'), { code: 'EXDEV' });
+        }
+        return nodeIo.rename(from, to);
+      },
+    };
+    await moveTree(src, dst, { user, globalRules: [], override: false, io });
+    expect((await lstat(path.join(root, 'moved'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(path.join(root, 'moved'))).toBe('victim');
+    expect(existsSync(path.join(root, 'lnk'))).toBe(false);
+    expect(await readFile(path.join(root, 'victim/x/a.txt'), 'utf8')).toBe('inside');
   });
 });

@@ -3,7 +3,7 @@
  * reads, disk usage. Recursive ones walk with the rules (S7): denied descendants and escaping links
  * are never copied, moved or deleted.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { walk, type WalkEntry, type WalkSkip } from './walk.js';
 import { openDirExactly, viaFd } from './dirfd.js';
 import { openFileStream, openFileToEnd, openForChild } from './read.js';
 import { noteWritten } from './changes.js';
+import { TEMP_PREFIX } from './names.js';
 
 export interface TreeOptions {
   user: RuleSubject;
@@ -226,14 +227,36 @@ export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
         throw new Conflict('the destination is in the way', { cause: err });
       }
       if (code !== 'EXDEV') throw err;
-      await copyTree(src, dst, { ...opts, override: opts.override });
-      await removeTree(src, opts);
+      if (src.isSymlink) await moveLinkAcross(src, dst, io, opts);
+      else {
+        await copyTree(src, dst, { ...opts, override: opts.override });
+        await removeTree(src, opts);
+      }
     }
     release(made);
   } catch (err) {
     await takeBack(made);
     throw err;
   }
+}
+
+/**
+ * A link moved to another filesystem stays a link, as a rename keeps it (checkTree judged nothing
+ * below it): the same text at the destination, put in place by a rename of a staging name, then the
+ * link itself goes. A copy would bring what it leads to, unchecked against the destination's rules.
+ */
+async function moveLinkAcross(src: ScopedPath, dst: ScopedPath, io: WriteIo, opts: TreeOptions): Promise<void> {
+  const text = await fsp.readlink(src.entry);
+  const tmp = path.join(path.dirname(dst.entry), TEMP_PREFIX + randomBytes(8).toString('hex'));
+  await fsp.symlink(text, tmp);
+  try {
+    await io.rename(tmp, dst.entry);
+  } catch (err) {
+    await fsp.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  noteWritten(dst.entry, true);
+  await removeTree(src, opts);
 }
 
 export const CHECKSUM_ALGOS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
