@@ -256,6 +256,18 @@ describe('quotas', () => {
       expect((await create(v, 'q.bin', 700)).status).toBe(201);
     });
 
+    it('stops counting an upload left idle for ten minutes (made with headers alone, it held room for a day); it is checked in full when it goes on', async () => {
+      const u = await quotaUser(srv, 1000);
+      expect((await create(u, 'idle.bin', 700)).status).toBe(201);
+      expect507(await answer(await create(u, 'new.bin', 700)), srv);
+      // Its last touch eleven minutes ago: no longer promised.
+      await srv.deps.db.kysely.updateTable('uploads').set({ updated_at: Date.now() - 11 * 60_000 }).where('virtual_path', 'like', '%idle.bin').execute();
+      expect((await create(u, 'new.bin', 700)).status).toBe(201);
+      // The idle one goes on: new.bin's 700 are promised now, so its chunk does not fit.
+      expect507(await answer(await patch(u, 'idle.bin', 0, Buffer.alloc(100, 1))), srv);
+      expect((await patch(u, 'new.bin', 0, Buffer.alloc(700, 2))).status).toBe(204);
+    });
+
     it('admits one of several uploads created at once that fit alone but not together', async () => {
       const u = await quotaUser(srv, 1000);
       const made = await Promise.all(['p1.bin', 'p2.bin', 'p3.bin'].map(async (n) => ({ n, res: await answer(await create(u, n, 600)) })));

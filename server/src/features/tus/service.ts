@@ -100,6 +100,8 @@ export interface TusServiceDeps {
    * Byte quotas (features/quota): the upload's whole length is judged at its creation and again
    * before every chunk is written, against the quota of the user (of a share's owner for visitors).
    */
+  /** Test hook: how long an idle upload's length stays promised (admitQuota); 10 min by default. */
+  promiseIdleMs?: number;
   quota?: Pick<QuotaService, 'admitMeasured'>;
 }
 
@@ -162,6 +164,9 @@ export function createTusService(deps: TusServiceDeps) {
     }
   }
 
+  /** How long an unfinished upload's length stays promised after its last chunk (admitQuota). */
+  const PROMISE_IDLE_MS = deps.promiseIdleMs ?? 10 * 60_000;
+
   /** S52: no PATCH for `uploadExpiry` seconds; such an upload is gone even before the sweep runs. */
   function isExpired(u: UploadRecord): boolean {
     return deps.config.uploadExpiry > 0 && u.updatedAt < now() - deps.config.uploadExpiry * 1000;
@@ -177,7 +182,12 @@ export function createTusService(deps: TusServiceDeps) {
    */
   async function admitQuota(user: UserRecord, bytes: number, replacing: string | undefined, own?: UploadRecord, creating = false): Promise<void> {
     if (!deps.quota || !(user.quota > 0)) return;
-    const since = deps.config.uploadExpiry > 0 ? now() - deps.config.uploadExpiry * 1000 : 0;
+    // Promises last while their upload is being sent: PROMISE_IDLE_MS after its last chunk (or its
+    // creation), or its expiry if sooner. An upload created and left without bytes — a visitor of
+    // an upload share can make them with headers alone — holds no room for longer; it is checked
+    // again in full when it continues.
+    const idle = deps.config.uploadExpiry > 0 ? Math.min(deps.config.uploadExpiry * 1000, PROMISE_IDLE_MS) : PROMISE_IDLE_MS;
+    const since = now() - idle;
     const root = (await files.scopeRoot(user)).root;
     const olderThan = creating ? own : undefined;
     const [promised, replacers] = await Promise.all([
