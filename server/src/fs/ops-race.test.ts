@@ -133,6 +133,19 @@ describe('copyTree', () => {
   });
 });
 
+describe('copyTree of a file replaced meanwhile', () => {
+  it('fails with 409 (another file is at the name now), and copies nothing of it', async () => {
+    await mkdir(path.join(root, 'dest'));
+    const dst = await resolvePath(user, '/dest/copy', { serverRoot: root, globalRules: [], forWrite: true });
+    swaps.set('/victim/x/a.txt', async () => {
+      await writeFile(path.join(root, 'victim/x/new.tmp'), 'replaced');
+      await rename(path.join(root, 'victim/x/new.tmp'), path.join(root, 'victim/x/a.txt'));
+    });
+    await expect(copyTree(await resolve('/victim'), dst, { user, globalRules: [], override: false })).rejects.toMatchObject({ status: 409 });
+    expect(existsSync(path.join(root, 'dest/copy'))).toBe(false);
+  });
+});
+
 describe('copyTree of a file that grows', () => {
   it('copies the whole file, not the size the walk saw', async () => {
     await mkdir(path.join(root, 'dest'));
@@ -161,12 +174,12 @@ describe('reads of a resolved file', () => {
 
   it('never reads the file a name leads to after the resolve', async () => {
     const p = await swapped();
-    await expect(checksum(p, 'sha256')).rejects.toThrow();
-    await expect(readText(p, 1000)).rejects.toThrow();
-    await expect(drain(openRead(p))).rejects.toThrow();
-    await expect(readHead(p, 1000)).rejects.toThrow();
-    await expect(readHeadOf(p, 1000)).rejects.toThrow();
-    await expect(readWhole(p, p.stat!.size)).rejects.toThrow();
+    await expect(checksum(p, 'sha256')).rejects.toMatchObject({ status: 409 });
+    await expect(readText(p, 1000)).rejects.toMatchObject({ status: 409 });
+    await expect(drain(openRead(p))).rejects.toMatchObject({ status: 409 });
+    await expect(readHead(p, 1000)).rejects.toMatchObject({ status: 409 });
+    await expect(readHeadOf(p, 1000)).rejects.toMatchObject({ status: 409 });
+    await expect(readWhole(p, p.stat!.size)).rejects.toMatchObject({ status: 409 });
   });
 
   it('reads the file resolved while it stays put', async () => {

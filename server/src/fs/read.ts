@@ -6,6 +6,7 @@
 import { close as fsClose, constants, createReadStream, fstat, open as fsOpen, read as fsRead, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { Conflict } from '../http/errors.js';
 import type { ScopedPath } from './resolve.js';
 import type { WalkEntry } from './walk.js';
 import { readPart } from './worker-pool.js';
@@ -15,6 +16,16 @@ export type Readable_ = ScopedPath | WalkEntry;
 export interface ExpectedFile {
   real: string;
   stat?: { dev: number; ino: number };
+}
+
+/**
+ * The name no longer leads to the file resolved or walked (another file, reached through a folder
+ * swapped for a link): 409, as for any other change made meanwhile — not a server error.
+ */
+export class FileChanged extends Conflict {
+  constructor() {
+    super('the file changed while it was being used');
+  }
 }
 
 /**
@@ -30,7 +41,7 @@ function openResolved(expect: Stats | undefined) {
         if (err) return cb(err);
         fstat(fd, (statErr, st) => {
           if (!statErr && expect && st.isFile() && st.dev === expect.dev && st.ino === expect.ino) return cb(null, fd);
-          fsClose(fd, () => cb(statErr ?? new Error('file changed since it was resolved')));
+          fsClose(fd, () => cb(statErr ?? new FileChanged()));
         });
       });
     },
@@ -213,7 +224,7 @@ export async function openForChild(p: ExpectedFile): Promise<FileHandle> {
   try {
     const st = await fh.stat();
     if (!st.isFile() || !p.stat || st.dev !== p.stat.dev || st.ino !== p.stat.ino) {
-      throw new Error('file changed since it was resolved');
+      throw new FileChanged();
     }
     return fh;
   } catch (err) {
