@@ -64,8 +64,8 @@ interface Hold {
   /** The size of the file it replaces: the measure counts that file until the body lands over it. */
   readonly freeing: number;
   timer?: NodeJS.Timeout;
-  /** The scope its stream measured (set while the stream runs). */
-  root?: string;
+  /** The real root of the writer's scope, which its meters measure. */
+  readonly root: string;
   /**
    * Bytes of other bodies that landed in that scope (their hold given back) since the stream
    * began to measure it: its measure may predate them, so they still count for it.
@@ -108,10 +108,11 @@ export function createQuotaService(deps: QuotaServiceDeps) {
     return (await measured(user)).used;
   }
 
-  async function measured(user: QuotaUser): Promise<{ root: string; used: number }> {
-    const area = await deps.scopeRoot(user);
-    const [disk, trash] = await Promise.all([deps.sizes.bytes(area.root), deps.trashBytes(user)]);
-    return { root: area.root, used: disk + trash };
+  /** `root`: the scope's real root when the caller has it already (a stream's hold). */
+  async function measured(user: QuotaUser, root?: string): Promise<{ root: string; used: number }> {
+    const at = root ?? (await deps.scopeRoot(user)).root;
+    const [disk, trash] = await Promise.all([deps.sizes.bytes(at), deps.trashBytes(user)]);
+    return { root: at, used: disk + trash };
   }
 
   /**
@@ -121,7 +122,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
    */
   async function meter(user: QuotaUser, freeing = 0, hold?: Hold): Promise<QuotaMeter> {
     if (!(user.quota > 0)) return UNLIMITED;
-    const m = await measured(user);
+    const m = await measured(user, hold?.root);
     const used = m.used - Math.max(0, freeing);
     let seen = 0;
     const others = () => heldUnder(m.root, hold) + (hold ? hold.landed : 0);
@@ -188,7 +189,9 @@ export function createQuotaService(deps: QuotaServiceDeps) {
       opts: { declared?: number; freeing?: number; target?: string } = {},
     ): Promise<() => ByteSource> {
       if (!(user.quota > 0)) return source;
-      const hold: Hold = { path: opts.target ?? (await deps.scopeRoot(user)).root, bytes: 0, freeing: Math.max(0, opts.freeing ?? 0), landed: 0 };
+      // The scope's root once per body: the hold and both of its measures use it.
+      const root = (await deps.scopeRoot(user)).root;
+      const hold: Hold = { path: opts.target ?? root, root, bytes: 0, freeing: Math.max(0, opts.freeing ?? 0), landed: 0 };
       const m = await meter(user, opts.freeing, hold);
       if (opts.declared !== undefined && Number.isFinite(opts.declared)) {
         // Checked on a copy: the stream is counted again from its first byte.
@@ -207,7 +210,6 @@ export function createQuotaService(deps: QuotaServiceDeps) {
             // Measured again from here: writes may have landed since `limit` measured (the before
             // hooks ran meanwhile), their holds given back; those landing from now on are added
             // to `landed`, as this measure may miss them.
-            hold.root = (await deps.scopeRoot(user)).root;
             streaming.add(hold);
             const sm = await meter(user, opts.freeing, hold);
             for await (const chunk of inner) {
@@ -234,7 +236,7 @@ export function createQuotaService(deps: QuotaServiceDeps) {
       for (const h of held) {
         if (!h.timer || !holds(realPath, h.path)) continue;
         release(h);
-        for (const s of streaming) if (s.root !== undefined && holds(s.root, h.path)) s.landed += growth(h);
+        for (const s of streaming) if (holds(s.root, h.path)) s.landed += growth(h);
       }
     },
 
