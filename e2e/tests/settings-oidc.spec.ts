@@ -81,6 +81,8 @@ test('checks the fields, tests discovery, keeps the secret write-only and turns 
   // Another issuer does not inherit the stored secret: the form asks for its own.
   await oidc.getByLabel('Issuer URL').fill(`${op.issuer}/elsewhere`);
   await expect(oidc.getByText('The issuer changed: type its client secret.', { exact: false })).toBeVisible();
+  await oidc.getByLabel('Client secret').scrollIntoViewIfNeeded();
+  await shot(page, 'settings-oidc-new-issuer');
   await oidc.getByRole('button', { name: 'Save' }).click();
   await expect(oidc.getByText('Required for single sign-on.')).toBeVisible();
   await oidc.getByLabel('Issuer URL').fill(op.issuer);
