@@ -226,6 +226,8 @@ export function createIndexService(opts: IndexOptions) {
       if (counting) progress.entries += out.length;
     };
     const readOne = async (f: { idx: number; rel: string }) => {
+      // A folder added while the watcher runs is watched before it is read (fs/watch.ts, covers).
+      watch?.cover(realOf(f.rel));
       const entries = (await scanFolder(realOf(f.rel))) ?? [];
       const parentId = folderIds[f.idx]!;
       for (const e of entries) {
@@ -329,6 +331,7 @@ export function createIndexService(opts: IndexOptions) {
   }
 
   async function removeRow(row: IndexRow): Promise<void> {
+    if (row.is_dir) watch?.uncover(realOf(row.path));
     await store.deleteSubtree(row.path);
     await store.addTreeSize(ancestorsOf(row.path), -row.tree_size);
   }
@@ -524,6 +527,8 @@ export function createIndexService(opts: IndexOptions) {
     },
     /** Resolves once the watcher is up (or failed to start). */
     watcherStarted: (): Promise<void> => watching ?? Promise.resolve(),
+    /** Folders watched on their own (fs/watch.ts, covers). */
+    covers: (): number => watch?.covers ?? 0,
     /**
      * `settled`, but at most `ms`: a read (search, sizes) waits for the writes just announced, yet
      * never behind a long queue (thousands of outside changes at once): it then answers with what
