@@ -195,6 +195,60 @@ describe('reads of a resolved file', () => {
 });
 
 describe('moveTree across filesystems', () => {
+  /** A rename of `src` fails as across filesystems (the move copies, then removes). */
+  const acrossFor = (srcEntry: string) => ({
+    ...nodeIo,
+    rename: async (from: string, to: string) => {
+      if (from === srcEntry) throw Object.assign(new Error('cross-device link'), { code: 'EXDEV' });
+      return nodeIo.rename(from, to);
+    },
+  });
+  const moveAcross = async (from: string, to: string) => {
+    const src = await resolve(from);
+    const dst = await resolvePath(user, to, { serverRoot: root, globalRules: [], forWrite: true });
+    await moveTree(src, dst, { user, globalRules: [], override: false, io: acrossFor(src.entry) });
+  };
+
+  it('leaves in the source what appeared or changed there during the copy (before: deleted uncopied)', async () => {
+    await mkdir(path.join(root, 'src/a'), { recursive: true });
+    await mkdir(path.join(root, 'src/b'));
+    await writeFile(path.join(root, 'src/a/one.txt'), 'one');
+    await writeFile(path.join(root, 'src/a/kept.txt'), 'old');
+    await writeFile(path.join(root, 'src/b/two.txt'), 'two');
+    // Once a/ is copied: a new file there, and a copied one written again.
+    swaps.set('/src/b', async () => {
+      await writeFile(path.join(root, 'src/a/late.txt'), 'late');
+      await appendFile(path.join(root, 'src/a/kept.txt'), ' and new');
+    });
+    await moveAcross('/src', '/dst');
+    expect(await readFile(path.join(root, 'dst/a/one.txt'), 'utf8')).toBe('one');
+    expect(await readFile(path.join(root, 'dst/b/two.txt'), 'utf8')).toBe('two');
+    expect(await readFile(path.join(root, 'src/a/late.txt'), 'utf8')).toBe('late');
+    expect(await readFile(path.join(root, 'src/a/kept.txt'), 'utf8')).toBe('old and new');
+    expect(existsSync(path.join(root, 'src/a/one.txt'))).toBe(false);
+    expect(existsSync(path.join(root, 'src/b'))).toBe(false);
+  });
+
+  it('moves the links inside a folder as links, dangling ones too (before: copies of their targets, dangling ones lost)', async () => {
+    await mkdir(path.join(root, 'src'));
+    await writeFile(path.join(root, 'src/f.txt'), 'f');
+    await symlink('../victim', path.join(root, 'src/to-victim'));
+    await symlink('nowhere', path.join(root, 'src/dangling'));
+    await moveAcross('/src', '/dst');
+    expect(await readlink(path.join(root, 'dst/to-victim'))).toBe('../victim');
+    expect(await readlink(path.join(root, 'dst/dangling'))).toBe('nowhere');
+    expect(await readFile(path.join(root, 'dst/f.txt'), 'utf8')).toBe('f');
+    expect(existsSync(path.join(root, 'src'))).toBe(false);
+    expect(await readFile(path.join(root, 'victim/x/a.txt'), 'utf8')).toBe('inside');
+  });
+
+  it('moves a single file', async () => {
+    await writeFile(path.join(root, 'file.txt'), 'file');
+    await moveAcross('/file.txt', '/moved.txt');
+    expect(await readFile(path.join(root, 'moved.txt'), 'utf8')).toBe('file');
+    expect(existsSync(path.join(root, 'file.txt'))).toBe(false);
+  });
+
   it('moves a link as a link, never as a copy of what it leads to', async () => {
     await symlink('victim', path.join(root, 'lnk'));
     const src = await resolve('/lnk');

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { Rule } from '@coffer/protocol';
 import { Conflict, Forbidden } from '../http/errors.js';
@@ -164,25 +165,34 @@ async function copyFile(src: ScopedPath | WalkEntry, dst: ScopedPath, override: 
  * under the destination is never written through to the outside. A copy that fails part way takes
  * back the folders and files it created (files it replaced stay replaced, each whole).
  */
-export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
+export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean; moving?: Copied[] }): Promise<void> {
   const io = opts.io ?? nodeIo;
   const area = { root: dst.root };
+  const moving = opts.moving;
   if (!src.stat?.isDirectory()) {
     await copyFile(src, dst, opts.override, io);
+    if (src.stat) moving?.push(copiedOf(src.entry, src.stat, false));
     return;
   }
   const created: Created = [];
   const owner = {};
   try {
     created.push(...(await makeDirs(dst.real, io, owner)));
+    if (src.stat) moving?.push(copiedOf(src.entry, src.stat, false));
     let failure: unknown;
     const onSkip = (s: WalkSkip) => {
       if (s.reason === 'error') failure ??= s.error;
     };
-    for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, descendLinks: true, onSkip })) {
-      if (e.kind === 'dangling' || e.kind === 'other') continue;
+    // A move keeps links as links, as a rename does (checkTree judged nothing below them); a copy
+    // of a link to a folder copies the folder.
+    for await (const e of walk(src, { user: opts.user, globalRules: opts.globalRules, descendLinks: !moving, onSkip })) {
+      if (e.kind === 'other' || (e.kind === 'dangling' && !moving)) continue;
       const target = await resolveInArea(area, { path: rebase(e.virtual, src.virtual, dst.virtual), trailingSlash: false }, { forWrite: true });
-      if (e.isDir) {
+      if (moving && e.isSymlink) {
+        if (target.exists && target.stat?.isDirectory() && !target.isSymlink) throw new Conflict('a folder is in the way of a link');
+        await copyLink(e.entry, target.entry, opts.override && target.exists);
+        if (!target.exists) created.push(await createdEntry(target.entry, false, owner));
+      } else if (e.isDir) {
         if (target.exists && !target.stat?.isDirectory()) throw new Conflict('a file is in the way of a folder');
         created.push(...(await makeDirs(target.real, io, owner)));
       } else {
@@ -190,6 +200,7 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
         await copyFile(e, target, opts.override, io, owner);
         if (!target.exists) created.push(await createdEntry(target.real, false, owner));
       }
+      moving?.push(copiedOf(e.entry, e.lstat, e.isSymlink));
     }
     if (failure) throw failure;
     noteWritten(dst.real, true);
@@ -202,8 +213,10 @@ export async function copyTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
 
 /**
  * Moves `src` (the entry itself: a link moves as a link) to `dst`. A file may replace a file
- * (`override` checked by the caller). Across filesystems: copy, then delete the source. Parent
- * folders made for the destination are removed again when the move fails.
+ * (`override` checked by the caller). Across filesystems: copy (links as links), then remove from
+ * the source exactly what was copied (`removeCopied`): what appeared or changed there meanwhile,
+ * and FIFOs and sockets (which no copy takes), stay in the source. Parent folders made for the
+ * destination are removed again when the move fails.
  */
 export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptions & { override: boolean }): Promise<void> {
   const io = opts.io ?? nodeIo;
@@ -229,8 +242,10 @@ export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
       if (code !== 'EXDEV') throw err;
       if (src.isSymlink) await moveLinkAcross(src, dst, io, opts);
       else {
-        await copyTree(src, dst, { ...opts, override: opts.override });
-        await removeTree(src, opts);
+        const copied: Copied[] = [];
+        await copyTree(src, dst, { ...opts, override: opts.override, moving: copied });
+        await removeCopied(copied);
+        noteWritten(src.entry, true);
       }
     }
     release(made);
@@ -238,6 +253,85 @@ export async function moveTree(src: ScopedPath, dst: ScopedPath, opts: TreeOptio
     await takeBack(made);
     throw err;
   }
+}
+
+/** An entry a move across filesystems copied, as it was when copied: removed afterwards only if unchanged. */
+export interface Copied {
+  entry: string;
+  dir: boolean;
+  link: boolean;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function copiedOf(entry: string, st: Stats, link: boolean): Copied {
+  return { entry, dir: st.isDirectory() && !link, link, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** A link's text put at `to`: created there, or (`replace`) renamed over what is there. */
+async function copyLink(from: string, to: string, replace: boolean): Promise<void> {
+  const text = await fsp.readlink(from);
+  if (!replace) {
+    await fsp.symlink(text, to).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EEXIST') throw new Conflict('the destination is in the way', { cause: err });
+      throw err;
+    });
+    return;
+  }
+  const tmp = path.join(path.dirname(to), TEMP_PREFIX + randomBytes(8).toString('hex'));
+  await fsp.symlink(text, tmp);
+  try {
+    await fsp.rename(tmp, to);
+  } catch (err) {
+    await fsp.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The second half of a move across filesystems: removes what `copyTree` copied (listed parents
+ * first), last first, each through its parent opened exactly where it was (a folder on the way
+ * swapped for a link removes nothing outside). A file or link goes only while it is the very entry
+ * that was copied, unchanged (device, inode, size and time): one written meanwhile stays. A folder
+ * goes only empty: what appeared in it since the copy stays, with the folders leading to it.
+ * Returns how many entries stayed.
+ */
+export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: number }> {
+  const parents = openedParents();
+  let kept = 0;
+  try {
+    for (let i = copied.length - 1; i >= 0; i--) {
+      const c = copied[i]!;
+      const at = await parents.inside(c.entry).catch(() => null);
+      if (at === null) {
+        kept++;
+        continue;
+      }
+      if (c.dir) {
+        await fsp.rmdir(at).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return;
+          if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOTDIR' && err.code !== 'EBUSY') throw err;
+          kept++;
+        });
+        continue;
+      }
+      const now = await fsp.lstat(at).catch(() => null);
+      if (!now) continue;
+      const same = now.dev === c.dev && now.ino === c.ino && now.isSymbolicLink() === c.link && (c.link || (now.size === c.size && now.mtimeMs === c.mtimeMs));
+      if (!same) {
+        kept++;
+        continue;
+      }
+      await fsp.unlink(at).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    }
+  } finally {
+    await parents.close();
+  }
+  return { kept };
 }
 
 /**

@@ -4,7 +4,8 @@
  * back in O(1). Only this module touches the trash folder; features/trash/ keeps the records.
  *
  * Another filesystem: when the data dir is not on the item's filesystem (EXDEV), the item is
- * copied (links as links) into `<id>.part`, which is renamed to `<id>` once whole, and then the original is removed
+ * copied (links as links) into `<id>.part`, which is renamed to `<id>` once whole, and then what was
+ * copied is removed from the original, each entry only unchanged (fs/ops.ts removeCopied)
  * — O(size), and a crash between the last two steps leaves the item in both places (start-up
  * warns; docs/configuration.md "Trash").
  *
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { noteWritten } from './changes.js';
 import { Conflict } from '../http/errors.js';
 import { DIR_MODE, makeDirs, release, takeBack } from './atomic.js';
-import { removeTree, type TreeOptions } from './ops.js';
+import { copiedOf, removeCopied, type Copied, type TreeOptions } from './ops.js';
 import { reservedWithin } from './reserved.js';
 import { hasRules } from './rules.js';
 import { childVirtual, type ScopedPath } from './resolve.js';
@@ -55,7 +56,7 @@ export interface TrashArea {
 const UNCOPYABLE = new Set(['ERR_FS_CP_FIFO_PIPE', 'ERR_FS_CP_SOCKET', 'ERR_FS_CP_UNKNOWN']);
 
 /** A copy across filesystems, links as links; a special file in it is 409 (docs/api.md §22), not 500. */
-async function copyItem(from: string, to: string, filter?: (p: string) => boolean): Promise<void> {
+async function copyItem(from: string, to: string, filter?: (p: string) => Promise<boolean>): Promise<void> {
   try {
     await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, filter });
   } catch (err) {
@@ -208,16 +209,29 @@ export async function openTrashArea(dataDir: string): Promise<TrashArea> {
       }
       // Another filesystem: a whole copy of what may go first, under a name no reader takes for
       // the item; then the original goes, around what must stay (S7). Links are copied as links.
+      // Then only what was copied goes, and only unchanged (fs/ops.ts removeCopied): a file that
+      // appeared or was written in the source meanwhile stays there.
       const part = itemPath(dir, id, PART);
       const keepReal = new Set([...stay.keep].map((v) => path.join(source.entry, path.relative(source.virtual, v))));
+      const copied: Copied[] = [];
+      const take = async (p: string): Promise<boolean> => {
+        if (keepReal.has(p)) return false;
+        const st = await lstat(p);
+        copied.push(copiedOf(p, st, st.isSymbolicLink()));
+        return true;
+      };
       try {
-        await copyItem(source.entry, part, (p) => !keepReal.has(p));
+        await copyItem(source.entry, part, take);
         await rename(part, to);
       } catch (err) {
         await rm(part, { recursive: true, force: true });
         throw err;
       }
-      return removeTree(source, opts);
+      try {
+        return await removeCopied(copied);
+      } finally {
+        noteWritten(source.entry, true);
+      }
     },
     async moveOut(id, target) {
       const from = itemPath(dir, id);
