@@ -46,6 +46,14 @@ describe('OIDC settings API', () => {
       if (p.startsWith('/partial/')) {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: `${hostileUrl}/partial`, authorization_endpoint: 'https://x/auth' }));
       }
+      // A loopback http issuer whose document sends the back channel elsewhere over plain http,
+      // or (`/plain-same`) keeps it on its own origin.
+      for (const [prefix, token] of [['/plain-elsewhere', 'http://auth.example.com/token'], ['/plain-same', `${hostileUrl}/token`]]) {
+        if (p.startsWith(`${prefix}/`)) {
+          const doc = { issuer: `${hostileUrl}${prefix}`, authorization_endpoint: 'https://x/auth', token_endpoint: token, jwks_uri: `${hostileUrl}/jwks` };
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+        }
+      }
       if (p.startsWith('/other/')) {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: 'https://evil.example', authorization_endpoint: 'a', token_endpoint: 'b', jwks_uri: 'c' }));
       }
@@ -257,6 +265,7 @@ describe('OIDC settings API', () => {
       [`${hostileUrl}/other`, 'issuer-mismatch'],
       [`${provider.issuer}/`, 'issuer-mismatch'], // the issuer must match exactly
       [`${hostileUrl}/huge`, 'too-large'],
+      [`${hostileUrl}/plain-elsewhere`, 'insecure-endpoint'], // the secret would cross the network in the clear
       ['http://auth.example.com', 'invalid-issuer'], // never fetched
       ['file:///etc/passwd', 'invalid-issuer'],
       ['not a url', 'invalid-issuer'],
@@ -266,6 +275,7 @@ describe('OIDC settings API', () => {
       expect(r.ok, issuer).toBe(false);
       expect(r.problem, issuer).toBe(problem);
     }
+    expect(await result(await discover(`${hostileUrl}/plain-same`))).toMatchObject({ ok: true });
     // A port where nothing listens.
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -274,6 +284,22 @@ describe('OIDC settings API', () => {
     expect((await result(await discover(`http://127.0.0.1:${port}`))).problem).toBe('unreachable');
     for (const body of [{ issuer: 5 }, {}, { issuer: 'x'.repeat(3000) }]) {
       expect((await srv.fetch('/api/settings/oidc/discovery', { method: 'POST', token: admin, json: body })).status).toBe(400);
+    }
+  });
+
+  it('never signs in through a provider whose token endpoint is plain http on another host', async () => {
+    try {
+      expect((await put(valid({ method: 'oidc', issuer: `${hostileUrl}/plain-elsewhere` }))).status).toBe(200);
+      const refused = await srv.fetch('/api/oidc/login');
+      expect(refused.status).toBe(302);
+      expect(refused.headers.get('location')).toContain('oidc_error=failed');
+      // The same document with the token endpoint on the issuer's own origin is used.
+      expect((await put(valid({ method: 'oidc', issuer: `${hostileUrl}/plain-same` }))).status).toBe(200);
+      const used = await srv.fetch('/api/oidc/login');
+      expect(used.status).toBe(302);
+      expect(used.headers.get('location')).toMatch(/^https:\/\/x\/auth\?/);
+    } finally {
+      expect((await put(valid({ method: 'json' }))).status).toBe(200);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, oidcProblems, urlProblem } from './oidc-checks.js';
+import { isLoopbackHost, oidcProblems, plainEndpoint, urlProblem } from './oidc-checks.js';
 
 const base = {
   issuer: 'https://auth.example.com',
@@ -41,6 +41,17 @@ describe('OIDC settings checks', () => {
     for (const bad of ['', 'auth', '//auth.example.com', 'file:///etc/passwd', 'data:,x', 'https://u:p@x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://x.example/ a', 'https://x.example/?', 'https://x.example#', 'http://127.0.0.1/realms/x?']) {
       expect(urlProblem(bad), bad).toBe('url');
     }
+  });
+
+  it('lets the back channel use plain http only on loopback or on an http issuer\'s own origin', () => {
+    expect(plainEndpoint('https://idp.example/realms/x', 'https://other.example/token')).toBe(false);
+    expect(plainEndpoint('http://127.0.0.1:5556/dex', 'http://127.0.0.1:5556/dex/token')).toBe(false);
+    expect(plainEndpoint('http://localhost:5556/dex', 'http://[::1]:9000/keys')).toBe(false);
+    expect(plainEndpoint('http://keycloak.lan:8080/realms/x', 'http://keycloak.lan:8080/realms/x/token')).toBe(false);
+    expect(plainEndpoint('http://127.0.0.1:5556/dex', 'http://auth.example.com/token')).toBe(true);
+    expect(plainEndpoint('https://idp.example', 'http://idp.example/token')).toBe(true); // not its origin: https there
+    expect(plainEndpoint('http://keycloak.lan:8080', 'http://keycloak.lan:8081/token')).toBe(true);
+    for (const bad of ['ftp://x/token', 'not a url', 'javascript:alert(1)']) expect(plainEndpoint('https://idp.example', bad), bad).toBe(true);
   });
 
   it('requires the oidc fields only when the oidc method will be on', () => {

@@ -68,6 +68,32 @@ export function urlProblem(raw: string): 'url' | 'https' | null {
 }
 
 /**
+ * The endpoints of a discovery document the server itself calls, with the client secret or a
+ * token (token, userinfo) or for the signing keys (jwks).
+ */
+export const BACK_CHANNEL_ENDPOINTS = ['token_endpoint', 'jwks_uri', 'userinfo_endpoint'] as const;
+
+/**
+ * A back-channel endpoint sent over plain http where the issuer does not allow it: https is
+ * always fine; http only on a loopback host or on the (http) issuer's own origin. A loopback
+ * issuer's document naming `http://elsewhere/token` would otherwise send the client secret in
+ * the clear across the network. True when it is a problem (also for a URL that does not parse).
+ */
+export function plainEndpoint(issuer: string, endpoint: string): boolean {
+  let e: URL;
+  let i: URL;
+  try {
+    e = new URL(endpoint);
+    i = new URL(issuer);
+  } catch {
+    return true;
+  }
+  if (e.protocol === 'https:') return false;
+  if (e.protocol !== 'http:') return true;
+  return !(isLoopbackHost(e.hostname) || e.origin === i.origin);
+}
+
+/**
  * Every problem of the input, by field. Required fields are required only when the result would
  * use the oidc method (`method`: what the auth method will be after the change); `secretSet` says
  * whether a client secret will be stored.

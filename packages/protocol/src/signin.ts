@@ -223,7 +223,7 @@ export const OidcDiscoveryResult = Type.Object({
   ok: Type.Boolean(),
   /** ok: the provider's authorization endpoint; else ''. */
   authorizationEndpoint: Type.String(),
-  /** Not ok: unreachable, timeout, status, too-large, not-json, issuer-mismatch, incomplete, invalid-issuer. */
+  /** Not ok: unreachable, timeout, status, too-large, not-json, issuer-mismatch, incomplete, insecure-endpoint, invalid-issuer. */
   problem: Type.String(),
   detail: Type.String(),
 });

@@ -6,7 +6,7 @@
  * reason in the answer, with no server path or stack.
  */
 import type { OidcDiscoveryResult } from '@coffer/protocol';
-import { urlProblem } from '@coffer/protocol/oidc-checks';
+import { BACK_CHANNEL_ENDPOINTS, plainEndpoint, urlProblem } from '@coffer/protocol/oidc-checks';
 
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 export const DISCOVERY_MAX_BYTES = 256 * 1024;
@@ -72,6 +72,9 @@ export async function testDiscovery(fetchFn: typeof fetch, issuer: string): Prom
   if (d.issuer !== issuer) return fail('issuer-mismatch', typeof d.issuer === 'string' ? d.issuer.slice(0, 200) : '');
   for (const field of ['authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
     if (typeof d[field] !== 'string' || d[field] === '') return fail('incomplete', field);
+  }
+  for (const field of BACK_CHANNEL_ENDPOINTS) {
+    if (typeof d[field] === 'string' && plainEndpoint(issuer, d[field])) return fail('insecure-endpoint', field);
   }
   return { ok: true, authorizationEndpoint: String(d.authorization_endpoint).slice(0, 2048), problem: '', detail: '' };
 }

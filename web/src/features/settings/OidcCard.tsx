@@ -251,6 +251,7 @@ const DISCOVERY_KEYS = {
   'not-json': 'notJson',
   'issuer-mismatch': 'issuerMismatch',
   incomplete: 'incomplete',
+  'insecure-endpoint': 'insecureEndpoint',
   'invalid-issuer': 'invalidIssuer',
 } as const;
 

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import * as client from 'openid-client';
 import { PERMISSION_NAMES } from '@coffer/protocol';
+import { BACK_CHANNEL_ENDPOINTS, plainEndpoint } from '@coffer/protocol/oidc-checks';
 import { NO_LOCAL_PASSWORD } from '../../../auth/passwords.js';
 import type { ServerConfig } from '../../../config/schema.js';
 import { HttpError } from '../../../http/errors.js';
@@ -107,6 +108,16 @@ export function createOidcClient(deps: {
         // An http issuer is the operator's choice (a provider on the same host or network); https is advised.
         execute: [client.enableNonRepudiationChecks, ...(issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [])],
         timeout: 10,
+      })
+      .then((config) => {
+        // The secret and tokens never go over plain http to another host than an http issuer's own.
+        const m = config.serverMetadata() as Record<string, unknown>;
+        for (const field of BACK_CHANNEL_ENDPOINTS) {
+          if (typeof m[field] === 'string' && plainEndpoint(o.issuer, m[field])) {
+            throw new Error(`the provider's ${field} is plain http on another host`);
+          }
+        }
+        return config;
       });
     const entry = { key, at: now(), config: found };
     cached = entry;
