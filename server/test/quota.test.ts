@@ -223,8 +223,12 @@ describe('quotas', () => {
       expect((await create(u, 'b.bin', 600)).status).toBe(201);
       // b's first half lands while there is room.
       expect((await patch(u, 'b.bin', 0, Buffer.alloc(300, 2))).status).toBe(204);
-      // A plain upload takes 600 of the 1000; b (600 more) no longer fits.
-      expect((await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(600, 1) })).status).toBe(200);
+      // A plain upload counts b's promise (600 of the 1000): 600 more do not fit.
+      expect507(await answer(await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(600, 1) })), srv);
+      expect(await names(u.dir)).toEqual([]);
+      // 600 written behind Coffer's back (seen once their measure expires): b no longer fits.
+      await writeFile(path.join(u.dir, 'a.bin'), Buffer.alloc(600, 1));
+      srv.deps.quota.changed(path.join(u.dir, 'a.bin'));
       expect507(await answer(await patch(u, 'b.bin', 300, Buffer.alloc(300, 2))), srv);
       const head = await srv.fetch('/api/tus/b.bin', { method: 'HEAD', token: u.token, headers: TUS });
       expect(head.headers.get('upload-offset')).toBe('300');
@@ -236,6 +240,24 @@ describe('quotas', () => {
       for (const it of items) expect((await srv.fetch(`/api/trash/${it.id}`, { method: 'DELETE', token: u.token })).status).toBe(204);
       expect((await patch(u, 'b.bin', 300, Buffer.alloc(300, 2))).status).toBe(204);
       expect(await names(u.dir)).toEqual(['b.bin']);
+    });
+
+    it('makes plain uploads, copies and WebDAV PUTs count the unfinished uploads into the scope (before: each passed beside them)', async () => {
+      const u = await quotaUser(srv, 1000);
+      expect((await create(u, 'x.bin', 600)).status).toBe(201);
+      expect((await patch(u, 'x.bin', 0, Buffer.alloc(100, 1))).status).toBe(204);
+      expect507(await answer(await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(500, 1) })), srv);
+      expect507(await chunked(srv, 'POST', '/api/resources/s.bin', Buffer.alloc(500, 2), { 'x-auth': u.token }), srv);
+      expect507(await answer(await srv.fetch('/dav/d.bin', { method: 'PUT', headers: { authorization: basic(u.username, u.password) }, body: Buffer.alloc(500) })), srv);
+      expect((await srv.fetch('/api/resources/small.bin', { method: 'POST', token: u.token, body: Buffer.alloc(300, 1) })).status).toBe(200);
+      // 600 promised + 300 written: a copy of small.bin (300) does not fit.
+      const copy = await srv.fetch(`/api/resources/small.bin?action=copy&destination=${encodeURIComponent('/copy.bin')}`, { method: 'PATCH', token: u.token });
+      expect507(await answer(copy), srv);
+      // x finishes within its promise, and what it promised is then simply used.
+      expect((await patch(u, 'x.bin', 100, Buffer.alloc(500, 1))).status).toBe(204);
+      expect(await names(u.dir)).toEqual(['small.bin', 'x.bin']);
+      expect507(await answer(await srv.fetch('/api/resources/b.bin', { method: 'POST', token: u.token, body: Buffer.alloc(101, 1) })), srv);
+      expect((await srv.fetch('/api/resources/b.bin', { method: 'POST', token: u.token, body: Buffer.alloc(100, 1) })).status).toBe(200);
     });
 
     it('counts the whole lengths of the other unfinished uploads into the scope: uploads started together cannot pass the quota together', async () => {

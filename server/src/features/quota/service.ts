@@ -96,6 +96,8 @@ export function createQuotaService(deps: QuotaServiceDeps) {
   const held = new Set<Hold>();
   /** Streams being read now: a hold given back on `changed` is added to their `landed` (above). */
   const streaming = new Set<Hold>();
+  /** The bytes unfinished tus uploads promise into a folder (features/tus, `countPromises`). */
+  let promisedIn: ((root: string) => Promise<number>) | undefined;
 
   function heldUnder(root: string, except?: Hold): number {
     let n = 0;
@@ -120,10 +122,12 @@ export function createQuotaService(deps: QuotaServiceDeps) {
    * replaces), so they count as room. The bytes bodies hold in the scope count as used; with
    * `hold`, the bytes it takes are held too (above).
    */
-  async function meter(user: QuotaUser, freeing = 0, hold?: Hold): Promise<QuotaMeter> {
+  async function meter(user: QuotaUser, freeing = 0, hold?: Hold, promisesCounted = false): Promise<QuotaMeter> {
     if (!(user.quota > 0)) return UNLIMITED;
     const m = await measured(user, hold?.root);
-    const used = m.used - Math.max(0, freeing);
+    // Unfinished tus uploads into the scope: their bytes wait outside it, their lengths are promised.
+    const promised = !promisesCounted && promisedIn ? await promisedIn(m.root) : 0;
+    const used = m.used - Math.max(0, freeing) + promised;
     let seen = 0;
     const others = () => heldUnder(m.root, hold) + (hold ? hold.landed : 0);
     return {
@@ -158,6 +162,14 @@ export function createQuotaService(deps: QuotaServiceDeps) {
     usedBytes,
     meter,
 
+    /**
+     * Where the tus uploads' promises come from (set by features/tus): every other write — bodies,
+     * copies, jobs — counts them as used, as an upload counts the others' (tus admitQuota).
+     */
+    countPromises(fn: (root: string) => Promise<number>): void {
+      promisedIn = fn;
+    },
+
     /** Throws 507 when writing `adding` bytes (while `freeing` go) would pass the user's quota. */
     async admit(user: QuotaUser, adding: number, freeing = 0): Promise<void> {
       if (!(user.quota > 0)) return;
@@ -167,15 +179,16 @@ export function createQuotaService(deps: QuotaServiceDeps) {
     /**
      * Like `admit`, with sizes measured on disk: `adding` is a number or the real path of what will
      * be copied (a file or a folder tree), `replacing` the real path of what the write replaces.
-     * Nothing is measured for a user without a quota.
+     * `promisesCounted`: `adding` holds the tus promises already (tus's own check, which leaves its
+     * upload out). Nothing is measured for a user without a quota.
      */
-    async admitMeasured(user: QuotaUser, adding: number | string, replacing?: string): Promise<void> {
+    async admitMeasured(user: QuotaUser, adding: number | string, replacing?: string, promisesCounted = false): Promise<void> {
       if (!(user.quota > 0)) return;
       const [add, free] = await Promise.all([
         typeof adding === 'number' ? adding : deps.measure(adding),
         replacing === undefined ? 0 : deps.measure(replacing),
       ]);
-      (await meter(user, free)).take(Math.max(0, add));
+      (await meter(user, free, undefined, promisesCounted)).take(Math.max(0, add));
     },
 
     /**

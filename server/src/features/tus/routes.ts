@@ -82,6 +82,8 @@ export async function tusRoutes(fastify: FastifyInstance): Promise<void> {
     shareQuota: app.deps.shares,
     log: app.log.child({ feature: 'tus' }),
   });
+  // Bodies, copies and jobs count the unfinished uploads' promises too (features/quota).
+  app.deps.quota.countPromises((root) => service.promisedIn(root));
 
   // Sweep expired uploads at start and then regularly (S52).
   const every = Math.min(10 * 60_000, Math.max(250, (config.uploadExpiry * 1000) / 4));

@@ -186,20 +186,28 @@ export function createTusService(deps: TusServiceDeps) {
     // creation), or its expiry if sooner. An upload created and left without bytes — a visitor of
     // an upload share can make them with headers alone — holds no room for longer; it is checked
     // again in full when it continues.
+    const root = (await files.scopeRoot(user)).root;
+    const promised = await promisedIn(root, own?.id, creating ? own : undefined);
+    await deps.quota.admitMeasured(user, Math.max(0, bytes + promised), replacing, true);
+  }
+
+  /**
+   * What the unfinished uploads into the folder `root` promise (admitQuota): their whole lengths,
+   * less, for one that replaces a file, that file (the scope's measure counts it until the upload
+   * lands over it). `except` and `olderThan` as in `promisedUnder`.
+   */
+  async function promisedIn(root: string, except?: string, olderThan?: UploadRecord): Promise<number> {
     const idle = deps.config.uploadExpiry > 0 ? Math.min(deps.config.uploadExpiry * 1000, PROMISE_IDLE_MS) : PROMISE_IDLE_MS;
     const since = now() - idle;
-    const root = (await files.scopeRoot(user)).root;
-    const olderThan = creating ? own : undefined;
     const [promised, replacers] = await Promise.all([
-      repo.promisedUnder(root, since, own?.id, olderThan),
-      repo.replacingUnder(root, since, own?.id, olderThan),
+      repo.promisedUnder(root, since, except, olderThan),
+      repo.replacingUnder(root, since, except, olderThan),
     ]);
-    // An upload that replaces a file adds only what goes beyond that file, which the scope's measure
-    // counts until the upload lands over it.
     let replaced = 0;
     for (const r of replacers) replaced += Math.min(r.length, await fileSize(r.target));
-    await deps.quota.admitMeasured(user, Math.max(0, bytes + promised - replaced), replacing);
+    return Math.max(0, promised - replaced);
   }
+
 
   /**
    * A new upload's quota check, made once its row is in: uploads created at once (a client sends
@@ -551,6 +559,9 @@ export function createTusService(deps: TusServiceDeps) {
   }
 
   return {
+    /** Bytes the unfinished uploads into the real folder `root` promise (the quota's other writes count them). */
+    promisedIn: (root: string): Promise<number> => promisedIn(root),
+
     /** Waits for the background syncs to be recorded (before the database closes). */
     async drain(): Promise<void> {
       while (pending.size) await Promise.allSettled([...pending]);
