@@ -77,6 +77,43 @@ describe('watchTree', () => {
     expect(await until(() => seen.has(path.join(d, 'f.txt')))).toBe(true);
   });
 
+  // The usual order for a folder made behind Coffer's back: the library reports it (and watches
+  // it), then the index reads it. Before: covered all the same, and never dropped.
+  it('does not cover a folder the library already reported made', async () => {
+    const d = path.join(root, 'p/x');
+    mkdirSync(path.join(root, 'p'));
+    expect(await until(() => seen.has(path.join(root, 'p')))).toBe(true);
+    mkdirSync(d);
+    expect(await until(() => seen.has(d))).toBe(true);
+    w!.cover(path.join(root, 'p'));
+    w!.cover(d);
+    expect(w!.covers).toBe(0);
+    await writeFile(path.join(d, 'f.txt'), 'x');
+    expect(await until(() => seen.has(path.join(d, 'f.txt')))).toBe(true);
+    // Removed, then made again inside a tree moved in, where the library does not look: covered.
+    seen.clear();
+    await rm(path.join(root, 'p'), { recursive: true });
+    expect(await until(() => seen.has(path.join(root, 'p')))).toBe(true);
+    const stage = await mkdtemp(path.join(tmpdir(), 'coffer-watch-stage-'));
+    mkdirSync(path.join(stage, 'p/x'), { recursive: true });
+    await rename(path.join(stage, 'p'), path.join(root, 'p'));
+    await rm(stage, { recursive: true });
+    expect(await until(() => seen.has(path.join(root, 'p')))).toBe(true);
+    w!.cover(d);
+    expect(w!.covers).toBe(1);
+  });
+
+  it('covers a folder reported made once it left the index (it may be made again unseen)', async () => {
+    mkdirSync(path.join(root, 'q/y'), { recursive: true });
+    expect(await until(() => seen.has(path.join(root, 'q')))).toBe(true);
+    mkdirSync(path.join(root, 'r'));
+    expect(await until(() => seen.has(path.join(root, 'r')))).toBe(true);
+    w!.uncover(path.join(root, 'q'));
+    w!.cover(path.join(root, 'q'));
+    w!.cover(path.join(root, 'r'));
+    expect(w!.covers).toBe(1);
+  });
+
   it('ignores a folder that is gone, and stops covering after the first other failure, saying so once', async () => {
     w!.cover(path.join(root, 'missing'));
     expect(w!.covers).toBe(0);

@@ -358,6 +358,10 @@ export function createIndexService(opts: IndexOptions) {
 
   /** A folder's direct children against the disk; `deep` also descends into the folders it keeps. */
   async function syncFolder(row: IndexRow, entry: ScanEntry, deep: boolean): Promise<void> {
+    // Another folder than the one indexed at this name (removed and replaced at once, which the
+    // watcher reports as a change, not a creation): watched as an added folder is, before it is
+    // read (fs/watch.ts, covers); a cover of the old one watches the old folder.
+    if (row.path !== '' && Number(row.inode) !== entry.inode) watch?.renew(realOf(row.path));
     const onDisk = await scanFolder(realOf(row.path));
     if (!onDisk) return;
     const known = new Map((await store.children(row.id)).map((c) => [c.name, c]));
