@@ -5,7 +5,7 @@
  * outside file through the swapped name.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -240,6 +240,35 @@ describe('moveTree across filesystems', () => {
     expect(await readFile(path.join(root, 'dst/f.txt'), 'utf8')).toBe('f');
     expect(existsSync(path.join(root, 'src'))).toBe(false);
     expect(await readFile(path.join(root, 'victim/x/a.txt'), 'utf8')).toBe('inside');
+  });
+
+  it('leaves a copied file written again in place with its size and time set back (before: deleted, its new content lost)', async () => {
+    await mkdir(path.join(root, 'src'));
+    await writeFile(path.join(root, 'src/a.txt'), 'aaaa');
+    await writeFile(path.join(root, 'src/b.txt'), 'b');
+    await utimes(path.join(root, 'src/a.txt'), 1_000_000_000, 1_000_000_000);
+    // Once a.txt is copied: rewritten in place (the same inode), same size, its time restored.
+    swaps.set('/src/b.txt', async () => {
+      await writeFile(path.join(root, 'src/a.txt'), 'AAAA');
+      await utimes(path.join(root, 'src/a.txt'), 1_000_000_000, 1_000_000_000);
+    });
+    await moveAcross('/src', '/dst');
+    expect(await readFile(path.join(root, 'dst/a.txt'), 'utf8')).toBe('aaaa');
+    expect(await readFile(path.join(root, 'src/a.txt'), 'utf8')).toBe('AAAA');
+    expect(existsSync(path.join(root, 'src/b.txt'))).toBe(false);
+  });
+
+  it('leaves an empty folder put in place of a copied one (before: removed, never copied)', async () => {
+    await mkdir(path.join(root, 'src/d'), { recursive: true });
+    await writeFile(path.join(root, 'src/e.txt'), 'e');
+    swaps.set('/src/e.txt', async () => {
+      await rename(path.join(root, 'src/d'), path.join(root, 'd-away'));
+      await mkdir(path.join(root, 'src/d'));
+    });
+    await moveAcross('/src', '/dst');
+    expect((await lstat(path.join(root, 'dst/d'))).isDirectory()).toBe(true);
+    expect((await lstat(path.join(root, 'src/d'))).isDirectory()).toBe(true);
+    expect(existsSync(path.join(root, 'src/e.txt'))).toBe(false);
   });
 
   it('moves a single file', async () => {

@@ -264,10 +264,12 @@ export interface Copied {
   ino: number;
   size: number;
   mtimeMs: number;
+  /** Change time: no writer sets it back, as one may the modification time (a file's only). */
+  ctimeMs: number;
 }
 
 export function copiedOf(entry: string, st: Stats, link: boolean): Copied {
-  return { entry, dir: st.isDirectory() && !link, link, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  return { entry, dir: st.isDirectory() && !link, link, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
 /** A link's text put at `to`: created there, or (`replace`) renamed over what is there. */
@@ -294,8 +296,9 @@ async function copyLink(from: string, to: string, replace: boolean): Promise<voi
  * The second half of a move across filesystems: removes what `copyTree` copied (listed parents
  * first), last first, each through its parent opened exactly where it was (a folder on the way
  * swapped for a link removes nothing outside). A file or link goes only while it is the very entry
- * that was copied, unchanged (device, inode, size and time): one written meanwhile stays. A folder
- * goes only empty: what appeared in it since the copy stays, with the folders leading to it.
+ * that was copied, unchanged (device, inode, size, modification and change time): one written
+ * meanwhile stays. A folder goes only while it is the folder copied, and only empty: what appeared
+ * in it since the copy stays, with the folders leading to it.
  * Returns how many entries stayed.
  */
 export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: number }> {
@@ -309,7 +312,14 @@ export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: n
         kept++;
         continue;
       }
+      const now = await fsp.lstat(at).catch(() => null);
+      if (!now) continue;
       if (c.dir) {
+        // The very folder copied (another one put at its name stays, empty or not).
+        if (!now.isDirectory() || now.dev !== c.dev || now.ino !== c.ino) {
+          kept++;
+          continue;
+        }
         await fsp.rmdir(at).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return;
           if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST' && err.code !== 'ENOTDIR' && err.code !== 'EBUSY') throw err;
@@ -317,9 +327,14 @@ export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: n
         });
         continue;
       }
-      const now = await fsp.lstat(at).catch(() => null);
-      if (!now) continue;
-      const same = now.dev === c.dev && now.ino === c.ino && now.isSymbolicLink() === c.link && (c.link || (now.size === c.size && now.mtimeMs === c.mtimeMs));
+      // Written again in place with its size and modification time set back (cp -p, touch -r):
+      // the change time tells.
+      const same =
+        now.dev === c.dev &&
+        now.ino === c.ino &&
+        now.isSymbolicLink() === c.link &&
+        now.ctimeMs === c.ctimeMs &&
+        (c.link || (now.size === c.size && now.mtimeMs === c.mtimeMs));
       if (!same) {
         kept++;
         continue;
