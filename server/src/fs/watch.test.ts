@@ -114,6 +114,28 @@ describe('watchTree', () => {
     expect(w!.covers).toBe(1);
   });
 
+  it('covers again once below the cap, saying the cap was reached once (before: never again)', async () => {
+    const other = await mkdtemp(path.join(tmpdir(), 'coffer-watch-cap-'));
+    for (const d of ['x', 'y', 'z']) mkdirSync(path.join(other, d));
+    const errs: Error[] = [];
+    const capped = await watchTree(other, () => undefined, (err) => errs.push(err), [], 1);
+    try {
+      capped.cover(path.join(other, 'x'));
+      capped.cover(path.join(other, 'y'));
+      expect(capped.covers).toBe(1);
+      expect(errs.length).toBe(1);
+      capped.uncover(path.join(other, 'x'));
+      capped.cover(path.join(other, 'y'));
+      expect(capped.covers).toBe(1);
+      capped.cover(path.join(other, 'z'));
+      expect(capped.covers).toBe(1);
+      expect(errs.length).toBe(1);
+    } finally {
+      await capped.close();
+      await rm(other, { recursive: true });
+    }
+  });
+
   it('ignores a folder that is gone, and stops covering after the first other failure, saying so once', async () => {
     w!.cover(path.join(root, 'missing'));
     expect(w!.covers).toBe(0);

@@ -13,8 +13,9 @@
  * creation @parcel/watcher reported before the index read it (a folder made behind Coffer's back:
  * the report is what makes the index read it) is not covered: the library watches it itself. A
  * cover is dropped when @parcel/watcher reports the folder's creation after it or when the folder
- * leaves the index. Past `MAX_COVERS`, or when inotify has no watch left, covering
- * stops and `onError` says so once: the reconciliations find what covers would have seen.
+ * leaves the index. At `MAX_COVERS`, no folder is covered until covers are dropped, and `onError`
+ * says so the first time; when inotify refuses a watch (none left), covering stops and `onError`
+ * says so once. The reconciliations find what covers would have seen.
  */
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
@@ -44,9 +45,13 @@ export async function watchTree(
   onPaths: (paths: string[]) => void,
   onError: (err: Error) => void,
   ignore: string[] = [],
+  maxCovers = MAX_COVERS,
 ): Promise<Watch> {
   const covers = new Map<string, FSWatcher>();
+  /** inotify refused a watch: covering stopped. */
   let full = false;
+  /** The cap was reached once (said then). */
+  let capped = false;
   /** Paths the library reported made (so watched, for a folder), oldest first: path → when. */
   const made = new Map<string, number>();
   let closed = false;
@@ -96,7 +101,11 @@ export async function watchTree(
         full = true;
         onError(err);
       };
-      if (covers.size >= MAX_COVERS) return stop(new Error(`more than ${MAX_COVERS} new folders to watch`));
+      if (covers.size >= maxCovers) {
+        if (!capped) onError(new Error(`more than ${maxCovers} new folders to watch`));
+        capped = true;
+        return;
+      }
       let w: FSWatcher;
       try {
         w = fsWatch(dir, { persistent: false }, (_type, name) => onPaths([name ? path.join(dir, name) : dir]));
