@@ -5,7 +5,7 @@
  * outside file through the swapped name.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, link, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -256,6 +256,16 @@ describe('moveTree across filesystems', () => {
     expect(await readFile(path.join(root, 'dst/a.txt'), 'utf8')).toBe('aaaa');
     expect(await readFile(path.join(root, 'src/a.txt'), 'utf8')).toBe('AAAA');
     expect(existsSync(path.join(root, 'src/b.txt'))).toBe(false);
+  });
+
+  it('removes both names of a file linked twice in the folder (the first removal changes its change time)', async () => {
+    await mkdir(path.join(root, 'src'));
+    await writeFile(path.join(root, 'src/a.txt'), 'same');
+    await link(path.join(root, 'src/a.txt'), path.join(root, 'src/b.txt'));
+    await moveAcross('/src', '/dst');
+    expect(await readFile(path.join(root, 'dst/a.txt'), 'utf8')).toBe('same');
+    expect(await readFile(path.join(root, 'dst/b.txt'), 'utf8')).toBe('same');
+    expect(existsSync(path.join(root, 'src'))).toBe(false);
   });
 
   it('leaves an empty folder put in place of a copied one (before: removed, never copied)', async () => {

@@ -304,6 +304,8 @@ async function copyLink(from: string, to: string, replace: boolean): Promise<voi
 export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: number }> {
   const parents = openedParents();
   let kept = 0;
+  /** Files a name of which this removal unlinked (that changed their change time): device:inode. */
+  const unlinked = new Set<string>();
   try {
     for (let i = copied.length - 1; i >= 0; i--) {
       const c = copied[i]!;
@@ -328,12 +330,13 @@ export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: n
         continue;
       }
       // Written again in place with its size and modification time set back (cp -p, touch -r):
-      // the change time tells.
+      // the change time tells, unless this removal unlinked another name of the file (a hard link).
+      const inode = `${c.dev}:${c.ino}`;
       const same =
         now.dev === c.dev &&
         now.ino === c.ino &&
         now.isSymbolicLink() === c.link &&
-        now.ctimeMs === c.ctimeMs &&
+        (now.ctimeMs === c.ctimeMs || unlinked.has(inode)) &&
         (c.link || (now.size === c.size && now.mtimeMs === c.mtimeMs));
       if (!same) {
         kept++;
@@ -342,6 +345,7 @@ export async function removeCopied(copied: readonly Copied[]): Promise<{ kept: n
       await fsp.unlink(at).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });
+      if (now.nlink > 1) unlinked.add(inode);
     }
   } finally {
     await parents.close();
