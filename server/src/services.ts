@@ -55,6 +55,9 @@ export interface AppOptions {
   publicUploadsPerAddress: number;
   /** The file index's watcher (tests turn it off to lose events on purpose). */
   indexWatch: boolean;
+  /** The index maintainer's lease and its renewal period in ms (features/index; tests shorten them). */
+  indexLeaseMs?: number;
+  indexRenewMs?: number;
   /**
    * This process runs the box's periodic sweeps (expired uploads, shares, trash retention). With
    * `--workers N` one worker does (cluster/primary.ts); the others only serve.
@@ -292,10 +295,12 @@ export async function createDeps(
   const index = createIndexService({
     store: createIndexStore(db),
     root: config.root,
-    // With --workers N one process builds the index, watches the root and reconciles (its watcher
-    // sees the other workers' writes too); the others search by walking. Several processes each
-    // building one index would write the same rows twice (docs/deployment.md).
-    enabled: !config.disableIndex && opts.duties,
+    // Every process competes for the lease in the database: its holder builds the index, watches
+    // the root and reconciles; the others read the index and queue their writes for it
+    // (docs/deployment.md "Several instances").
+    enabled: !config.disableIndex,
+    leaseMs: opts.indexLeaseMs,
+    renewMs: opts.indexRenewMs,
     reconcileMs: config.indexReconcileInterval * 1000,
     watch: opts.indexWatch,
     onProgress: (p) => {

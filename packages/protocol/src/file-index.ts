@@ -13,5 +13,10 @@ export const IndexProgress = Type.Object({
   percent: Type.Integer({ minimum: 0, maximum: 100 }),
   /** RFC 3339 time of the last finished build or reconciliation; "" before the first. */
   updatedAt: Type.String(),
+  /**
+   * Which process answered when several share the database: "maintainer" (holds the lease: builds,
+   * watches, reconciles) or "reader" (reads the index the maintainer keeps). Absent when disabled.
+   */
+  role: Type.Optional(Type.Union([Type.Literal('maintainer'), Type.Literal('reader')])),
 });
 export type IndexProgress = Static<typeof IndexProgress>;

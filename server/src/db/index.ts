@@ -18,6 +18,7 @@ import * as m012 from './migrations/012-passkeys.js';
 import * as m013 from './migrations/013-file-index.js';
 import * as m014 from './migrations/014-quota.js';
 import * as m015 from './migrations/015-signin-origin.js';
+import * as m016 from './migrations/016-index-lease.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, d: Dialect): Promise<
   '013-file-index': m013,
   '014-quota': m014,
   '015-signin-origin': m015,
+  '016-index-lease': m016,
 };
 
 const BUSY_TIMEOUT_MS = 5000;

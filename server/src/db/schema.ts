@@ -259,6 +259,23 @@ export interface FileIndexStateTable {
   value: string;
 }
 
+/** Who maintains the file index (migration 016): one row, `name` 'maintainer'. */
+export interface FileIndexLeaseTable {
+  name: string;
+  /** A random id of the holding process. */
+  holder: string;
+  /** Unix ms (the database's clock). */
+  expires_at: number;
+}
+
+/** A change another process made, for the index's maintainer to apply (migration 016). */
+export interface FileIndexChangesTable {
+  id: Generated<number>;
+  /** Relative to the server root as the index stores it ("" or "/a/b"). */
+  path: string;
+  deep: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -277,4 +294,6 @@ export interface Database {
   trash: TrashTable;
   file_index: FileIndexTable;
   file_index_state: FileIndexStateTable;
+  file_index_lease: FileIndexLeaseTable;
+  file_index_changes: FileIndexChangesTable;
 }

@@ -32,7 +32,13 @@ export async function indexRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async () => {
       const p = await index.progressNow();
-      return { status: p.status, entries: p.entries, percent: p.percent, updatedAt: p.updatedAt ? new Date(p.updatedAt).toISOString() : '' };
+      return {
+        status: p.status,
+        entries: p.entries,
+        percent: p.percent,
+        updatedAt: p.updatedAt ? new Date(p.updatedAt).toISOString() : '',
+        ...(p.status === 'disabled' ? {} : { role: index.role }),
+      };
     },
   );
 }

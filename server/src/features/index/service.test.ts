@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../db/index.js';
 import { indexedSizeSource } from '../quota/size-source.js';
-import { createIndexService } from './service.js';
+import { createIndexService, queueablePath } from './service.js';
 import { createIndexStore } from './store.js';
 
 describe('folder sizes for quotas', () => {
@@ -87,4 +87,11 @@ describe('folder sizes for quotas', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('paths in the change queue (rows another process wrote)', () => {
+  it('are "" or names below the root, never "..", ".", empty names, NUL, absolute host paths or other types', () => {
+    for (const ok of ['', '/a', '/a/b c/d.txt', '/..a', '/a..']) expect(queueablePath(ok)).toBe(true);
+    for (const bad of ['/..', '/a/../b', '/a/.', '/a//b', '/a/', 'a', '../x', '/x\0y', null, 42, {}, undefined]) expect(queueablePath(bad)).toBe(false);
+  });
 });

@@ -11,7 +11,15 @@
  *   whose modification time changed (and so also repairs what an overflowed watcher lost).
  * - Every change of the index runs in one queue, one at a time: the build, the watcher's and
  *   the writes' paths, the reconciliation.
+ * - Several processes on one database (`--workers N`, several instances): one of them maintains
+ *   the index — it holds a lease in the database, renewed every `renewMs` and lost `leaseMs` after
+ *   its last renewal — and is the only one that builds, watches, reconciles and applies changes.
+ *   The others are readers: they answer search and folder sizes from the index once its stored
+ *   state is ready, and send their own writes to the maintainer through the database's change
+ *   queue (a read after a write waits until the maintainer applied it). A reader takes the lease
+ *   when it expires; a maintainer that could not renew it stops maintaining at once.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { indexable, realRoot, scanEntry, scanFolder, type ScanEntry } from '../../fs/index-scan.js';
 import { onWritten } from '../../fs/changes.js';
@@ -19,6 +27,8 @@ import { watchTree, type Watch } from '../../fs/watch.js';
 import type { IndexRow, IndexStore } from './store.js';
 
 export type IndexStatus = 'disabled' | 'building' | 'ready';
+/** Whether this process maintains the index or only reads it (several processes on one database). */
+export type IndexRole = 'maintainer' | 'reader';
 
 export interface IndexProgress {
   status: IndexStatus;
@@ -65,6 +75,12 @@ export interface IndexOptions {
   batchRows?: number;
   /** Progress callback for /metrics. */
   onProgress?: (p: IndexProgress) => void;
+  /** The maintainer's lease: how long it lasts after a renewal (ms; default LEASE_MS). */
+  leaseMs?: number;
+  /** How often the maintainer renews it, and a reader tries to take it (ms; default RENEW_MS). */
+  renewMs?: number;
+  /** How often the maintainer reads the change queue (ms; default POLL_MS). */
+  pollMs?: number;
 }
 
 const ROOT_ID = 1;
@@ -74,6 +90,32 @@ const LOG_EVERY_MS = 5000;
 const SEARCH_PAGE = 2000;
 /** How long a search or a listing waits for announced changes to be applied. */
 const READ_WAIT_MS = 1000;
+/** The maintainer's lease lasts this long after each renewal: a dead one is replaced after it. */
+export const LEASE_MS = 30_000;
+/** The maintainer renews its lease, and readers try to take it, this often. */
+export const RENEW_MS = 10_000;
+/** The maintainer reads the change queue this often. */
+export const POLL_MS = 300;
+/** A reader reads the index's stored state (ready or not, progress) at most this often. */
+const STATE_MS = 2000;
+/** Queued changes the maintainer takes at a time. */
+const TAKE_CHANGES = 500;
+/** How often a reader asks whether the maintainer has applied its changes. */
+const QUEUED_POLL_MS = 25;
+
+/**
+ * A path the change queue may carry: "" (the root) or "/"-separated names below it, none of them
+ * empty, "." or "..", no NUL. Rows come from the database: anything else is dropped unapplied.
+ */
+export function queueablePath(rel: unknown): rel is string {
+  if (typeof rel !== 'string') return false;
+  if (rel === '') return true;
+  if (!rel.startsWith('/') || rel.includes('\0')) return false;
+  return rel
+    .slice(1)
+    .split('/')
+    .every((n) => n !== '' && n !== '.' && n !== '..');
+}
 
 const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf('/'));
 /** The rows on the way from the root down to `rel`, `rel` excluded ("" first). */
@@ -146,6 +188,9 @@ export function createIndexService(opts: IndexOptions) {
   const batchRows = opts.batchRows ?? BATCH_ROWS;
   const inserts = writePacer(batchRows, store.blocking === true);
   const treeWrites = writePacer(batchRows * 4, store.blocking === true);
+  const leaseMs = opts.leaseMs ?? LEASE_MS;
+  const renewMs = opts.renewMs ?? RENEW_MS;
+  const pollMs = opts.pollMs ?? POLL_MS;
   let status: IndexStatus = opts.enabled ? 'building' : 'disabled';
   let root = '';
   let nextId = ROOT_ID + 1;
@@ -154,7 +199,30 @@ export function createIndexService(opts: IndexOptions) {
   let watch: Watch | undefined;
   let watching: Promise<void> | undefined;
   let offWrites: (() => void) | undefined;
+  /** The reconciliation's period (maintainer). */
   let timer: NodeJS.Timeout | undefined;
+  /** Renewing or taking the lease; reading the change queue (maintainer) or the stored state (reader). */
+  let leaseTimer: NodeJS.Timeout | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
+  /** This process in the lease (random: a restarted process is another holder). */
+  const holderId = randomUUID();
+  let role: IndexRole = 'reader';
+  /** Counts the turns of role: work started for one turn (a watcher's start) sees when it is over. */
+  let term = 0;
+  /** When the lease was last renewed (before the renewal was asked: the lease lasts at least that long). */
+  let renewedAt = 0;
+  let leaseTick: Promise<void> | undefined;
+  /** Reader: when the stored state was last read, and the build's percent stored by the maintainer. */
+  let stateReadAt = 0;
+  let storedPercent = 0;
+  /** Reader: its writes not yet queued in the database (relative path → deep)... */
+  const outbox = new Map<string, boolean>();
+  let sending: Promise<void> | undefined;
+  /** ...and those queued and not yet applied by the maintainer (id → relative path). */
+  const sent = new Map<number, string>();
+  let consuming = false;
+  /** This process maintains the index now (and is not stopping). */
+  const maintaining = () => !stopped && role === 'maintainer';
   /** The one queue of index changes. */
   let queue: Promise<unknown> = Promise.resolve();
   /** Paths announced and not yet applied: relative path → deep. */
@@ -189,7 +257,9 @@ export function createIndexService(opts: IndexOptions) {
         ? 100
         : status === 'disabled'
           ? 0
-          : Math.min(99, Math.floor((100 * progress.foldersDone) / Math.max(1, progress.foldersKnown))),
+          : role === 'reader'
+            ? Math.min(99, storedPercent)
+            : Math.min(99, Math.floor((100 * progress.foldersDone) / Math.max(1, progress.foldersKnown))),
     updatedAt: progress.updatedAt,
   });
   const report = () => opts.onProgress?.(snapshot());
@@ -253,13 +323,15 @@ export function createIndexService(opts: IndexOptions) {
       if (rows.length >= batchRows) await flush();
     };
     let lastLog = Date.now();
-    while (todo.length > 0 && !stopped) {
+    while (todo.length > 0 && maintaining()) {
       const part = todo.splice(0, FOLDERS_AT_ONCE);
       await Promise.all(part.map(readOne));
       if (counting && Date.now() - lastLog >= LOG_EVERY_MS) {
         lastLog = Date.now();
         const p = snapshot();
         log?.info({ entries: p.entries, percent: p.percent }, 'file index building');
+        // For the readers' GET /api/index and /metrics.
+        await store.setState({ entries: String(p.entries), percent: String(p.percent) });
         report();
       }
     }
@@ -275,7 +347,7 @@ export function createIndexService(opts: IndexOptions) {
   async function build(): Promise<void> {
     const started = Date.now();
     log?.info({ root }, 'file index build started');
-    await store.setState({ status: 'building', root });
+    await store.setState({ status: 'building', root, entries: '0', percent: '0' });
     await store.clear();
     nextId = ROOT_ID + 1;
     progress.entries = 0;
@@ -293,10 +365,10 @@ export function createIndexService(opts: IndexOptions) {
     } finally {
       await bulk?.end();
     }
-    if (stopped) return;
+    if (!maintaining()) return;
     await store.setTreeSizes([[ROOT_ID, total]]);
-    await store.setState({ status: 'ready', root, builtAt: String(Date.now()) });
     progress.updatedAt = Date.now();
+    await store.setState({ status: 'ready', root, builtAt: String(progress.updatedAt), updatedAt: String(progress.updatedAt) });
     status = 'ready';
     log?.info({ entries: progress.entries, ms: Date.now() - started }, 'file index ready');
     report();
@@ -396,7 +468,7 @@ export function createIndexService(opts: IndexOptions) {
     const started = Date.now();
     let folders = 0;
     let changed = 0;
-    for (let after = 0; !stopped;) {
+    for (let after = 0; maintaining();) {
       const page = await store.folders(after, 1000);
       if (page.length === 0) break;
       after = page[page.length - 1]!.id;
@@ -413,6 +485,7 @@ export function createIndexService(opts: IndexOptions) {
       await yieldLoop();
     }
     progress.updatedAt = Date.now();
+    await store.setState({ updatedAt: String(progress.updatedAt) });
     if (changed) log?.info({ folders, changed, ms: Date.now() - started }, 'file index reconciled');
     report();
     return { folders, changed };
@@ -421,13 +494,74 @@ export function createIndexService(opts: IndexOptions) {
   function announce(real: string, deep: boolean): void {
     const rel = relOf(real);
     if (rel === null || status === 'disabled') return;
-    pending.set(rel, (pending.get(rel) ?? false) || deep);
-    void drain();
+    if (role === 'maintainer') {
+      pending.set(rel, (pending.get(rel) ?? false) || deep);
+      void drain();
+      return;
+    }
+    outbox.set(rel, (outbox.get(rel) ?? false) || deep);
+    void send();
+  }
+
+  /** Reader: writes the outbox into the database's change queue, for the maintainer. */
+  function send(): Promise<void> {
+    sending ??= (async () => {
+      while (outbox.size > 0) {
+        const changes = [...outbox].map(([path, deep]) => ({ path, deep }));
+        outbox.clear();
+        try {
+          const ids = await store.pushChanges(changes);
+          ids.forEach((id, i) => sent.set(id, changes[i]!.path));
+        } catch (err) {
+          log?.warn({ err }, 'file index: a change could not be queued for the maintainer (the next reconciliation finds it)');
+        }
+      }
+    })().finally(() => (sending = undefined));
+    return sending;
+  }
+
+  /** Reader: forgets the queued changes the maintainer has applied (it deleted their rows). */
+  async function forgetApplied(): Promise<void> {
+    while (sending) await sending;
+    if (sent.size === 0) return;
+    const still = new Set(await store.queued([...sent.keys()]));
+    for (const id of [...sent.keys()]) if (!still.has(id)) sent.delete(id);
+  }
+
+  /**
+   * Maintainer: applies the queued changes of the other processes through the one queue, then
+   * deletes their rows (a reader waiting for them reads then). A row holding anything but a
+   * relative path below the root is dropped unapplied.
+   */
+  async function consume(): Promise<void> {
+    if (consuming || !maintaining()) return;
+    consuming = true;
+    try {
+      const rows = await store.takeChanges(TAKE_CHANGES);
+      if (rows.length === 0) return;
+      for (const r of rows) {
+        if (queueablePath(r.path)) pending.set(r.path, (pending.get(r.path) ?? false) || r.deep);
+        else log?.warn('file index: a queued change that is not a path below the root was dropped');
+      }
+      await drained();
+      // Applied, or recorded as failed and tried again at the next change and reconciliation.
+      // A maintainer that lost the lease meanwhile leaves them to the next one.
+      if (maintaining()) await store.deleteChanges(rows.map((r) => r.id));
+    } catch (err) {
+      log?.warn({ err }, 'file index: the change queue could not be read');
+    } finally {
+      consuming = false;
+    }
+  }
+
+  /** Maintainer: resolves once `pending` is applied (or this process stopped maintaining). */
+  async function drained(): Promise<void> {
+    while (draining || (pending.size > 0 && maintaining())) await (draining ?? drain());
   }
 
   function drain(): Promise<void> {
     draining ??= enqueue(async () => {
-      while (pending.size > 0 && !stopped) {
+      while (pending.size > 0 && maintaining()) {
         const paths = [...pending].sort((a, b) => treeOrder(a[0], b[0]));
         pending.clear();
         applying = new Map(paths);
@@ -446,17 +580,21 @@ export function createIndexService(opts: IndexOptions) {
     for (const p of pending.keys()) if (touches(p)) return true;
     for (const p of applying.keys()) if (touches(p)) return true;
     for (const p of failed) if (touches(p)) return true;
+    for (const p of outbox.keys()) if (touches(p)) return true;
+    for (const p of sent.values()) if (touches(p)) return true;
     return false;
   }
 
-  async function startWatcher(): Promise<void> {
+  async function startWatcher(turn: number): Promise<void> {
+    if (turn !== term || !maintaining()) return;
     try {
       const w = await watchTree(
         root,
         (paths) => paths.forEach((p) => announce(p, false)),
         (err) => void service.watchFailed(err),
       );
-      if (stopped) return void (await w.close());
+      // Stopped, or no longer the maintainer (or again, in a later turn that starts its own).
+      if (turn !== term || !maintaining()) return void (await w.close());
       watch = w;
       // What changed before the watcher was up (during the build, or since the start's
       // reconciliation began) is found by one more reconciliation, queued after them.
@@ -471,8 +609,104 @@ export function createIndexService(opts: IndexOptions) {
     reconcileWanted = true;
     return enqueue(async () => {
       reconcileWanted = false;
-      if (status === 'ready') await reconcile();
+      if (status === 'ready' && maintaining()) await reconcile();
     });
+  }
+
+  /**
+   * Reader: the index's state as the maintainer stored it (ready or not, progress), read at most
+   * every STATE_MS unless `force`d.
+   */
+  async function readState(force = false): Promise<void> {
+    if (role !== 'reader' || status === 'disabled' || !root) return;
+    if (!force && Date.now() - stateReadAt < STATE_MS) return;
+    stateReadAt = Date.now();
+    try {
+      const s = await store.state();
+      if (role !== 'reader') return;
+      status = s.status === 'ready' && s.root === root ? 'ready' : 'building';
+      progress.updatedAt = Number(s.updatedAt ?? s.builtAt ?? 0) || 0;
+      if (status === 'building') {
+        progress.entries = Number(s.entries ?? 0) || 0;
+        storedPercent = Number(s.percent ?? 0) || 0;
+      }
+    } catch (err) {
+      log?.warn({ err }, 'file index: its state could not be read');
+    }
+    report();
+  }
+
+  /**
+   * Becomes the maintainer (the lease was taken): as a start of the only process — a build when
+   * the stored index is not ready, else a reconciliation (it finds what changed while nobody
+   * maintained it) — then the watcher, the periodic reconciliation and the change queue.
+   */
+  async function promote(): Promise<void> {
+    role = 'maintainer';
+    const turn = ++term;
+    log?.info('file index: this process maintains the index');
+    const state = await store.state();
+    const ready = state.status === 'ready' && state.root === root;
+    // After any work of an earlier turn: the ids go on from the highest in the table.
+    const first = enqueue(async () => {
+      if (!ready) return build();
+      nextId = (await store.maxId()) + 1;
+      progress.entries = await store.count();
+      status = 'ready';
+      report();
+      if (maintaining()) await reconcile();
+    });
+    // In the background, after the build: the watcher's start on a big tree (a watch per folder,
+    // its own record of the tree) takes a while and its memory would add to the build's; what
+    // changes meanwhile is found by the reconciliation that follows it.
+    if (opts.watch !== false) {
+      watching = (ready ? Promise.resolve() : first.then(() => undefined, () => undefined)).then(() => startWatcher(turn));
+    }
+    if (opts.reconcileMs > 0) {
+      timer = setInterval(() => void scheduleReconcile(), opts.reconcileMs);
+      timer.unref();
+    }
+    void consume();
+  }
+
+  /**
+   * Stops maintaining at once (the lease was taken by another process after this one failed to
+   * renew it): the watcher and the periodic reconciliation stop, the queued work ends at its next
+   * step, and this process's unapplied writes go to the change queue for the new maintainer.
+   */
+  async function demote(): Promise<void> {
+    role = 'reader';
+    term++;
+    log?.warn('file index: the lease was lost (this process stalled, or lost the database): it only reads the index now');
+    clearInterval(timer);
+    for (const [rel, deep] of [...applying, ...pending]) outbox.set(rel, (outbox.get(rel) ?? false) || deep);
+    pending.clear();
+    void send();
+    const w = watch;
+    watch = undefined;
+    await w?.close().catch(() => undefined);
+    await readState(true);
+  }
+
+  /** Renews the lease (maintainer) or tries to take it (reader); changes the role when that changes. */
+  function tickLease(): Promise<void> {
+    leaseTick ??= (async () => {
+      if (stopped) return;
+      const asked = Date.now();
+      let held: boolean;
+      try {
+        held = await store.claimLease(holderId, leaseMs);
+        if (held) renewedAt = asked;
+      } catch (err) {
+        log?.warn({ err }, 'file index: the lease could not be renewed or taken');
+        // Not known: a maintainer goes on until its lease may have expired.
+        held = role === 'maintainer' && Date.now() - renewedAt < leaseMs;
+      }
+      if (stopped) return;
+      if (held && role === 'reader') await promote();
+      else if (!held && role === 'maintainer') await demote();
+    })().finally(() => (leaseTick = undefined));
+    return leaseTick;
   }
 
   const service = {
@@ -487,31 +721,28 @@ export function createIndexService(opts: IndexOptions) {
       }
       root = r;
       offWrites = onWritten(announce);
-      const state = await store.state();
-      const ready = state.status === 'ready' && state.root === root;
-      nextId = (await store.maxId()) + 1;
-      if (ready) {
-        status = 'ready';
-        progress.entries = await store.count();
-      }
-      const first = ready ? scheduleReconcile() : enqueue(build);
-      // In the background, after the build: the watcher's start on a big tree (a watch per folder,
-      // its own record of the tree) takes a while and its memory would add to the build's; what
-      // changes meanwhile is found by the reconciliation that follows it.
-      if (opts.watch !== false) watching = (ready ? Promise.resolve() : first.then(() => undefined, () => undefined)).then(startWatcher);
-      if (opts.reconcileMs > 0) {
-        timer = setInterval(() => void scheduleReconcile(), opts.reconcileMs);
-        timer.unref();
-      }
+      await readState(true);
+      // Every process competes for the lease; the one that holds it maintains the index.
+      await tickLease();
+      leaseTimer = setInterval(() => void tickLease(), renewMs);
+      leaseTimer.unref();
+      pollTimer = setInterval(() => void (role === 'maintainer' ? consume() : readState()), pollMs);
+      pollTimer.unref();
       report();
     },
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      clearInterval(leaseTimer);
+      clearInterval(pollTimer);
       offWrites?.();
+      await leaseTick;
       await watching;
       await watch?.close().catch(() => undefined);
       await queue;
+      await sending;
+      // The next process takes the lease at once instead of after its expiry.
+      if (root) await store.releaseLease(holderId).catch(() => undefined);
     },
     /** The watcher lost events (its queue overflowed, or it failed): reconcile with the disk. */
     watchFailed(err: Error): Promise<unknown> {
@@ -519,13 +750,22 @@ export function createIndexService(opts: IndexOptions) {
       return scheduleReconcile();
     },
     /** Runs a reconciliation now (after any queued work) and resolves when it is done. */
-    reconcile: () => (status === 'ready' ? enqueue(reconcile) : Promise.resolve({ folders: 0, changed: 0 })),
+    reconcile: () => (status === 'ready' && maintaining() ? enqueue(reconcile) : Promise.resolve({ folders: 0, changed: 0 })),
     get status(): IndexStatus {
       return status;
+    },
+    /** Whether this process maintains the index or reads it (several processes on one database). */
+    get role(): IndexRole {
+      return role;
+    },
+    /** This process's watcher is up (the maintainer's only). */
+    get watching(): boolean {
+      return watch !== undefined;
     },
     progress: snapshot,
     /** The progress with the entries counted in the database once the index is ready (writes change it). */
     async progressNow(): Promise<IndexProgress> {
+      await readState();
       if (status === 'ready') progress.entries = await store.count();
       return snapshot();
     },
@@ -543,18 +783,35 @@ export function createIndexService(opts: IndexOptions) {
       await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
       clearTimeout(timer);
     },
-    /** Resolves once the changes announced so far are in the index (the build does not count). */
+    /**
+     * Resolves once the changes announced so far are in the index (the build does not count):
+     * applied here (maintainer), or queued and applied by the maintainer (reader).
+     */
     async settled(): Promise<void> {
-      while (pending.size > 0 || draining) await (draining ?? drain());
+      for (;;) {
+        await drained();
+        await forgetApplied();
+        if (sent.size === 0 || stopped) return;
+        await new Promise((r) => setTimeout(r, QUEUED_POLL_MS));
+      }
     },
     /** The announced-write hook, for callers outside fs/ (tests). */
     announce,
+    /**
+     * Stops hearing the writes announced in this process (tests: two servers in one process
+     * stand for two processes, and each must hear only its own writes).
+     */
+    detachWrites(): void {
+      offWrites?.();
+      offWrites = undefined;
+    },
     /**
      * Entries below the real folder `dir` whose lower-cased name may contain one of `terms`
      * (each lower-cased; null = every entry), in tree order; null when the index cannot answer
      * (not ready, or `dir` is not below the indexed root).
      */
     async search(dir: string, terms: readonly string[] | null): Promise<IndexHit[] | null> {
+      await readState();
       if (status !== 'ready') return null;
       const prefix = relOf(dir);
       if (prefix === null) return null;
@@ -589,6 +846,7 @@ export function createIndexService(opts: IndexOptions) {
      * could not be indexed.
      */
     async folderSizes(dir: string, opts: { exact?: boolean } = {}): Promise<FolderSizes | null> {
+      await readState();
       if (status !== 'ready') return null;
       const rel = relOf(dir);
       if (rel === null) return null;

@@ -43,3 +43,39 @@ describe('the SQLite index store during a build (bulk)', () => {
     expect(h.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   }, 30_000);
 });
+
+describe('the maintainer lease and the change queue (several processes on one database)', () => {
+  it('gives the lease to one holder until it expires, renews it for that holder, frees it on release', async () => {
+    dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-store-')));
+    db = await openDb(path.join(dir, 'db.sqlite'));
+    const store = createIndexStore(db);
+    expect(await store.claimLease('one', 300)).toBe(true);
+    expect(await store.claimLease('two', 300)).toBe(false);
+    expect(await store.claimLease('one', 300)).toBe(true); // renewed
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await store.claimLease('two', 60_000)).toBe(true); // expired: taken
+    expect(await store.claimLease('one', 300)).toBe(false); // the stalled one cannot renew
+    await store.releaseLease('one'); // not its lease: nothing happens
+    expect(await store.claimLease('three', 300)).toBe(false);
+    await store.releaseLease('two');
+    expect(await store.claimLease('three', 300)).toBe(true);
+  });
+
+  it('queues changes in order and tells which of them are still queued', async () => {
+    dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-store-')));
+    db = await openDb(path.join(dir, 'db.sqlite'));
+    const store = createIndexStore(db);
+    const ids = await store.pushChanges([
+      { path: '/a', deep: false },
+      { path: '/b/c', deep: true },
+    ]);
+    expect(ids).toHaveLength(2);
+    expect(await store.takeChanges(10)).toEqual([
+      { id: ids[0], path: '/a', deep: false },
+      { id: ids[1], path: '/b/c', deep: true },
+    ]);
+    await store.deleteChanges([ids[0]!]);
+    expect(await store.queued(ids)).toEqual([ids[1]]);
+    expect(await store.takeChanges(10)).toHaveLength(1);
+  });
+});

@@ -20,6 +20,16 @@ export interface HitRow {
   is_link: number;
 }
 
+/** A change another process made (`IndexStore.pushChanges`), for the maintainer to apply. */
+export interface QueuedChange {
+  id: number;
+  path: string;
+  deep: boolean;
+}
+
+/** The lease's one row (migration 016). */
+const LEASE = 'maintainer';
+
 /** A build's many writes under way (`IndexStore.bulk`): `end` puts things back as they were. */
 export interface Bulk {
   end(): Promise<void>;
@@ -55,6 +65,22 @@ export interface IndexStore {
   search(prefix: string, terms: readonly string[] | null, after: number, limit: number): Promise<HitRow[]>;
   /** Folders by id after `after` (reconciliation). */
   folders(after: number, limit: number): Promise<IndexRow[]>;
+  /**
+   * Takes or renews the maintainer's lease for `ttlMs` (the database's clock): true when
+   * `holder` holds it now — it was free, expired, or already `holder`'s. One statement, so two
+   * processes asking at once never both get it.
+   */
+  claimLease(holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` holds it (a graceful stop: the next process need not wait). */
+  releaseLease(holder: string): Promise<void>;
+  /** Queues changes for the maintainer; returns their ids. */
+  pushChanges(changes: readonly { path: string; deep: boolean }[]): Promise<number[]>;
+  /** The oldest `limit` queued changes. */
+  takeChanges(limit: number): Promise<QueuedChange[]>;
+  /** Removes applied changes. */
+  deleteChanges(ids: readonly number[]): Promise<void>;
+  /** Those of `ids` still queued (not applied yet). */
+  queued(ids: readonly number[]): Promise<number[]>;
 }
 
 /** Bounds of the rows strictly below `prefix`: path ≥ lo and path < hi ('0' follows '/'). */
@@ -165,6 +191,9 @@ function sqliteBulk(h: SQLite.Database): Bulk {
   };
 }
 
+/** The database's clock in Unix ms (SQLite: the host's; one host shares one SQLite file). */
+const SQLITE_NOW = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+
 function sqliteStore(h: SQLite.Database): IndexStore {
   const st = {
     state: h.prepare('SELECT key, value FROM file_index_state'),
@@ -184,7 +213,22 @@ function sqliteStore(h: SQLite.Database): IndexStore {
       'SELECT f.id, f.path, f.name, f.is_dir, f.is_link FROM file_index_names n JOIN file_index f ON f.id = n.rowid WHERE file_index_names MATCH ? AND n.rowid > ? AND f.path >= ? AND f.path < ? ORDER BY n.rowid LIMIT ?',
     ),
     folders: h.prepare(`SELECT ${COLUMNS} FROM file_index WHERE is_dir = 1 AND id > ? ORDER BY id LIMIT ?`),
+    claim: h.prepare(`INSERT INTO file_index_lease (name, holder, expires_at) VALUES ('${LEASE}', ?, ${SQLITE_NOW} + ?)
+      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+      WHERE file_index_lease.holder = excluded.holder OR file_index_lease.expires_at <= ${SQLITE_NOW}
+      RETURNING holder`),
+    release: h.prepare(`DELETE FROM file_index_lease WHERE name = '${LEASE}' AND holder = ?`),
+    push: h.prepare('INSERT INTO file_index_changes (path, deep) VALUES (?, ?)'),
+    take: h.prepare('SELECT id, path, deep FROM file_index_changes ORDER BY id LIMIT ?'),
+    delChange: h.prepare('DELETE FROM file_index_changes WHERE id = ?'),
+    hasChange: h.prepare('SELECT 1 FROM file_index_changes WHERE id = ?'),
   };
+  const push = h.transaction((changes: readonly { path: string; deep: boolean }[]) =>
+    changes.map((c) => Number(st.push.run(c.path, c.deep ? 1 : 0).lastInsertRowid)),
+  );
+  const delChanges = h.transaction((ids: readonly number[]) => {
+    for (const id of ids) st.delChange.run(id);
+  });
   const insertAll = h.transaction((rows: readonly IndexRow[]) => {
     for (const r of rows) st.insert.run(r.id, r.parent, r.path, r.name, r.is_dir, r.is_link, r.size, r.tree_size, r.mtime, r.inode);
   });
@@ -225,10 +269,19 @@ function sqliteStore(h: SQLite.Database): IndexStore {
       return st.scan.all(lo, hi, after, limit) as HitRow[];
     },
     folders: async (after, limit) => st.folders.all(after, limit) as IndexRow[],
+    claimLease: async (holder, ttlMs) => st.claim.get(holder, Math.round(ttlMs)) !== undefined,
+    releaseLease: async (holder) => void st.release.run(holder),
+    pushChanges: async (changes) => push(changes),
+    takeChanges: async (limit) =>
+      (st.take.all(limit) as { id: number; path: unknown; deep: unknown }[]).map((r) => ({ id: Number(r.id), path: String(r.path), deep: Number(r.deep) === 1 })),
+    deleteChanges: async (ids) => void delChanges(ids),
+    queued: async (ids) => ids.filter((id) => st.hasChange.get(id) !== undefined),
   };
 }
 
 const likeEscape = (t: string) => `%${t.replace(/[\\%_]/g, '\\$&')}%`;
+
+const PG_NOW = sql`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 function pgStore(k: Kysely<Database>): IndexStore {
   const rowsOf = async <R>(q: ReturnType<typeof sql<R>>) => (await q.execute(k)).rows;
@@ -294,6 +347,38 @@ function pgStore(k: Kysely<Database>): IndexStore {
       );
     },
     folders: async (after, limit) => k.selectFrom('file_index').selectAll().where('is_dir', '=', 1).where('id', '>', after).orderBy('id').limit(limit).execute(),
+    // The database's clock, not the hosts': the processes of several hosts compare one time.
+    claimLease: async (holder, ttlMs) =>
+      (
+        await rowsOf(sql<{ holder: string }>`INSERT INTO file_index_lease (name, holder, expires_at)
+          VALUES (${LEASE}, ${holder}, ${PG_NOW} + ${Math.round(ttlMs)})
+          ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+          WHERE file_index_lease.holder = excluded.holder OR file_index_lease.expires_at <= ${PG_NOW}
+          RETURNING holder`)
+      ).length > 0,
+    releaseLease: async (holder) => void (await k.deleteFrom('file_index_lease').where('name', '=', LEASE).where('holder', '=', holder).execute()),
+    pushChanges: async (changes) => {
+      if (changes.length === 0) return [];
+      const rows = await k
+        .insertInto('file_index_changes')
+        .values(changes.map((c) => ({ path: c.path, deep: c.deep ? 1 : 0 })))
+        .returning('id')
+        .execute();
+      return rows.map((r) => Number(r.id));
+    },
+    takeChanges: async (limit) =>
+      (await k.selectFrom('file_index_changes').select(['id', 'path', 'deep']).orderBy('id').limit(limit).execute()).map((r) => ({
+        id: Number(r.id),
+        path: String(r.path),
+        deep: Number(r.deep) === 1,
+      })),
+    deleteChanges: async (ids) => {
+      if (ids.length > 0) await k.deleteFrom('file_index_changes').where('id', 'in', [...ids]).execute();
+    },
+    queued: async (ids) => {
+      if (ids.length === 0) return [];
+      return (await k.selectFrom('file_index_changes').select('id').where('id', 'in', [...ids]).execute()).map((r) => Number(r.id));
+    },
   };
 }
 
