@@ -95,6 +95,42 @@ describe('coffer serve --workers 2', { timeout: 300_000 }, () => {
     }
   });
 
+  it('both workers answer from the file index: folder sizes and search, whichever answers (one maintains it)', async () => {
+    const auth = { 'X-Auth': token };
+    const roles = async () => {
+      const out: string[] = [];
+      for (let i = 0; i < 6; i++) out.push((JSON.parse((await request(srv.origin, '/api/index', { headers: auth })).body) as { status: string; role: string }).status);
+      return out;
+    };
+    for (let i = 0; (await roles()).some((s) => s !== 'ready'); i++) {
+      if (i > 200) throw new Error('the index was not ready on both workers');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seenRoles = new Set<string>();
+    for (let i = 0; i < 6; i++) seenRoles.add((JSON.parse((await request(srv.origin, '/api/index', { headers: auth })).body) as { role: string }).role);
+    expect([...seenRoles].sort()).toEqual(['maintainer', 'reader']);
+    // Written through the workers in turn. A write through a reader is in the index before that
+    // reader's next listing or search (it waits for the maintainer); one through the maintainer
+    // reaches a reader once applied (milliseconds). Every listing, on either worker, has sizes.
+    expect((await request(srv.origin, '/api/resources/sized/?override=false', { method: 'POST', headers: auth })).status).toBe(200);
+    const sizeOfSized = async () =>
+      (JSON.parse((await request(srv.origin, '/api/resources/', { headers: auth })).body) as { items: { name: string; folderSize?: number }[] }).items.find((it) => it.name === 'sized')?.folderSize;
+    for (let i = 1; i <= 4; i++) {
+      const up = await request(srv.origin, `/api/resources/sized/quince-${i}.bin?override=false`, { method: 'POST', headers: auth, body: 'x'.repeat(100) });
+      expect(up.status).toBe(200);
+      for (let t = 0; ; t++) {
+        const size = await sizeOfSized();
+        expect(size).toBeTypeOf('number');
+        if (size === 100 * i) break;
+        if (t > 20) expect(size).toBe(100 * i);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (let k = 0; k < 4; k++) expect(await sizeOfSized()).toBe(100 * i);
+      const found = (await request(srv.origin, '/api/search/?query=quince', { headers: auth })).body.split('\n').filter((l) => l);
+      expect(found).toHaveLength(i);
+    }
+  });
+
   it('counts wrong passwords spread over both workers together (S30: the 11th is 429)', async () => {
     // Alternating connections split the ten failures five and five: counted per worker, the
     // eleventh attempt would still be checked (403).

@@ -220,7 +220,7 @@ export function createIndexService(opts: IndexOptions) {
   let sending: Promise<void> | undefined;
   /** ...and those queued and not yet applied by the maintainer (id → relative path). */
   const sent = new Map<number, string>();
-  let consuming = false;
+  let consuming: Promise<void> | undefined;
   /** This process maintains the index now (and is not stopping). */
   const maintaining = () => !stopped && role === 'maintainer';
   /** The one queue of index changes. */
@@ -533,9 +533,13 @@ export function createIndexService(opts: IndexOptions) {
    * deletes their rows (a reader waiting for them reads then). A row holding anything but a
    * relative path below the root is dropped unapplied.
    */
-  async function consume(): Promise<void> {
-    if (consuming || !maintaining()) return;
-    consuming = true;
+  function consume(): Promise<void> {
+    if (!maintaining()) return Promise.resolve();
+    consuming ??= consumeOnce().finally(() => (consuming = undefined));
+    return consuming;
+  }
+
+  async function consumeOnce(): Promise<void> {
     try {
       const rows = await store.takeChanges(TAKE_CHANGES);
       if (rows.length === 0) return;
@@ -549,8 +553,6 @@ export function createIndexService(opts: IndexOptions) {
       if (maintaining()) await store.deleteChanges(rows.map((r) => r.id));
     } catch (err) {
       log?.warn({ err }, 'file index: the change queue could not be read');
-    } finally {
-      consuming = false;
     }
   }
 
@@ -788,6 +790,9 @@ export function createIndexService(opts: IndexOptions) {
      * applied here (maintainer), or queued and applied by the maintainer (reader).
      */
     async settled(): Promise<void> {
+      // The maintainer first applies what the readers queued until now (their writes, then this read).
+      if (consuming) await consuming;
+      await consume();
       for (;;) {
         await drained();
         await forgetApplied();

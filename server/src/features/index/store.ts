@@ -357,14 +357,18 @@ function pgStore(k: Kysely<Database>): IndexStore {
           RETURNING holder`)
       ).length > 0,
     releaseLease: async (holder) => void (await k.deleteFrom('file_index_lease').where('name', '=', LEASE).where('holder', '=', holder).execute()),
+    // In parts: a statement takes at most 65,535 parameters.
     pushChanges: async (changes) => {
-      if (changes.length === 0) return [];
-      const rows = await k
-        .insertInto('file_index_changes')
-        .values(changes.map((c) => ({ path: c.path, deep: c.deep ? 1 : 0 })))
-        .returning('id')
-        .execute();
-      return rows.map((r) => Number(r.id));
+      const ids: number[] = [];
+      for (let i = 0; i < changes.length; i += 1000) {
+        const rows = await k
+          .insertInto('file_index_changes')
+          .values(changes.slice(i, i + 1000).map((c) => ({ path: c.path, deep: c.deep ? 1 : 0 })))
+          .returning('id')
+          .execute();
+        ids.push(...rows.map((r) => Number(r.id)));
+      }
+      return ids;
     },
     takeChanges: async (limit) =>
       (await k.selectFrom('file_index_changes').select(['id', 'path', 'deep']).orderBy('id').limit(limit).execute()).map((r) => ({
@@ -373,11 +377,15 @@ function pgStore(k: Kysely<Database>): IndexStore {
         deep: Number(r.deep) === 1,
       })),
     deleteChanges: async (ids) => {
-      if (ids.length > 0) await k.deleteFrom('file_index_changes').where('id', 'in', [...ids]).execute();
+      for (let i = 0; i < ids.length; i += 1000) await k.deleteFrom('file_index_changes').where('id', 'in', ids.slice(i, i + 1000)).execute();
     },
     queued: async (ids) => {
-      if (ids.length === 0) return [];
-      return (await k.selectFrom('file_index_changes').select('id').where('id', 'in', [...ids]).execute()).map((r) => Number(r.id));
+      const out: number[] = [];
+      for (let i = 0; i < ids.length; i += 1000) {
+        const rows = await k.selectFrom('file_index_changes').select('id').where('id', 'in', ids.slice(i, i + 1000)).execute();
+        out.push(...rows.map((r) => Number(r.id)));
+      }
+      return out;
     },
   };
 }
