@@ -307,6 +307,32 @@ try {
     assert(seen.tus.chunkSize === chunkSize, `b sees chunkSize ${seen.tus.chunkSize}, wanted ${chunkSize}`);
   });
 
+  await check('the file index: one instance maintains it; writes through either show in both (search, folder sizes)', async () => {
+    const progress = async (inst) => (await api(inst.url, '/api/index')).json();
+    // After the kill -9 above the lease may still name the dead process: it is taken once expired (≤ 40 s).
+    await waitFor(
+      'one maintainer and both ready',
+      async () => {
+        const [pa, pb] = [await progress(a), await progress(b)];
+        return pa.status === 'ready' && pb.status === 'ready' && [pa.role, pb.role].sort().join() === 'maintainer,reader';
+      },
+      60_000,
+      500,
+    );
+    const size = async (inst) => (await (await api(inst.url, '/api/resources/')).json()).items.find((it) => it.name === 'indexed')?.folderSize;
+    const found = async (inst) => (await (await api(inst.url, '/api/search/?query=pear-')).text()).split('\n').filter((l) => l).length;
+    for (const [i, inst] of [a, b, a, b].entries()) {
+      const up = await api(inst.url, `/api/resources/indexed/pear-${i}.bin?override=false`, { method: 'POST', body: 'x'.repeat(100) });
+      assert(up.status === 200, `upload to ${inst.name}: ${up.status}`);
+      // The writer's next listing and search have it; the other instance within moments.
+      assert((await size(inst)) === 100 * (i + 1), `${inst.name}'s folder size after its own write: ${await size(inst)}`);
+      assert((await found(inst)) === i + 1, `${inst.name}'s search after its own write`);
+      const other = inst === a ? b : a;
+      await waitFor(`the size on ${other.name}`, async () => (await size(other)) === 100 * (i + 1), 3000, 50);
+      assert((await found(other)) === i + 1, `${other.name}'s search`);
+    }
+  });
+
   await check('wrong passwords spread over both instances reach 429 at the same total as on one', async () => {
     const from = { 'X-Forwarded-For': '198.51.100.77' };
     const statuses = [];
