@@ -131,6 +131,12 @@ export async function buildApp(
   app.addHook('onResponse', async (req) => {
     if ((req.raw as { upgrade?: boolean }).upgrade) req.raw.socket.destroy(); // set by Node for 'upgrade' requests
   });
+  // A write through a process that does not maintain the file index is in the database's change
+  // queue before its answer leaves: the client's next request finds it on any process.
+  app.addHook('onSend', async (_req, _reply, payload) => {
+    await deps.index.writesQueued();
+    return payload;
+  });
   registerGracefulClose(app);
   registerOriginCheck(app);
   if (limiter) registerAnonRateLimit(app, limiter, config.baseURL, (req) => tokenFrom(req) !== undefined);

@@ -146,6 +146,33 @@ describe("a maintainer that does not see the reader's writes (another host on a 
   });
 });
 
+describe('three processes: a write through one reader', () => {
+  it("shows at once in the other reader's search and folder sizes", async () => {
+    const a = await startServer({ disableIndex: false }, { indexWatch: false });
+    const readers: TestServer[] = [];
+    try {
+      await within(10_000, () => a.deps.index.status === 'ready');
+      a.deps.index.detachWrites();
+      for (let i = 0; i < 2; i++) readers.push(await second(a, { indexWatch: false }));
+      const [b, c] = readers as [TestServer, TestServer];
+      // Each stands for a process of its own: the writes below are b's alone.
+      c.deps.index.detachWrites();
+      await within(5000, () => b.deps.index.status === 'ready' && c.deps.index.status === 'ready');
+      expect([b.deps.index.role, c.deps.index.role]).toEqual(['reader', 'reader']);
+      const tokenB = await b.login();
+      const tokenC = await c.login();
+      for (let i = 1; i <= 3; i++) {
+        expect((await b.fetch(`/api/resources/trio/lime-${i}.txt?override=false`, { method: 'POST', token: tokenB, body: 'x'.repeat(10) })).status).toBe(200);
+        expect(await folderSize(c, tokenC, '/', 'trio')).toBe(10 * i);
+        expect(await search(c, tokenC, 'lime')).toHaveLength(i);
+      }
+    } finally {
+      for (const r of readers.reverse()) await r.close();
+      await a.close();
+    }
+  });
+});
+
 describe('failover', () => {
   const lease: Partial<AppOptions> = { indexLeaseMs: 800, indexRenewMs: 150 };
 

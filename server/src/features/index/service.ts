@@ -520,9 +520,17 @@ export function createIndexService(opts: IndexOptions) {
     return sending;
   }
 
-  /** Reader: forgets the queued changes the maintainer has applied (it deleted their rows). */
-  async function forgetApplied(): Promise<void> {
+  /**
+   * Reader: resolves once every change queued until now — its own and the other readers' — is
+   * applied by the maintainer (it deleted their rows), or after `ms`, or when this process stops.
+   */
+  async function queueApplied(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
     while (sending) await sending;
+    const upTo = await store.lastChange();
+    while (!stopped && (await store.queuedUpTo(upTo)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, QUEUED_POLL_MS));
+    }
     if (sent.size === 0) return;
     const still = new Set(await store.queued([...sent.keys()]));
     for (const id of [...sent.keys()]) if (!still.has(id)) sent.delete(id);
@@ -781,24 +789,30 @@ export function createIndexService(opts: IndexOptions) {
      * the index has.
      */
     async settledWithin(ms: number): Promise<void> {
+      if (role === 'reader') return queueApplied(ms);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
       clearTimeout(timer);
     },
     /**
-     * Resolves once the changes announced so far are in the index (the build does not count):
-     * applied here (maintainer), or queued and applied by the maintainer (reader).
+     * Resolves once the changes announced so far are in the index (the build does not count). A
+     * reader's: once every change queued until now is applied by the maintainer (their writes,
+     * then this read), but at most READ_WAIT_MS (there may be no maintainer for a while).
      */
     async settled(): Promise<void> {
-      // The maintainer first applies what the readers queued until now (their writes, then this read).
+      if (role === 'reader') return queueApplied(READ_WAIT_MS);
+      // The maintainer first applies what the readers queued until now.
       if (consuming) await consuming;
       await consume();
-      for (;;) {
-        await drained();
-        await forgetApplied();
-        if (sent.size === 0 || stopped) return;
-        await new Promise((r) => setTimeout(r, QUEUED_POLL_MS));
-      }
+      await drained();
+    },
+    /**
+     * Resolves once this process's writes are in the database's change queue (a reader's; at
+     * once otherwise). The app waits for it before answering (app.ts): the client's next request
+     * finds them, whichever process answers it.
+     */
+    async writesQueued(): Promise<void> {
+      while (sending) await sending;
     },
     /** The announced-write hook, for callers outside fs/ (tests). */
     announce,

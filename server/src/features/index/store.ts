@@ -81,6 +81,10 @@ export interface IndexStore {
   deleteChanges(ids: readonly number[]): Promise<void>;
   /** Those of `ids` still queued (not applied yet). */
   queued(ids: readonly number[]): Promise<number[]>;
+  /** The highest id queued so far (0 when none is queued). */
+  lastChange(): Promise<number>;
+  /** Some change with an id up to `id` is still queued. */
+  queuedUpTo(id: number): Promise<boolean>;
 }
 
 /** Bounds of the rows strictly below `prefix`: path ≥ lo and path < hi ('0' follows '/'). */
@@ -222,6 +226,8 @@ function sqliteStore(h: SQLite.Database): IndexStore {
     take: h.prepare('SELECT id, path, deep FROM file_index_changes ORDER BY id LIMIT ?'),
     delChange: h.prepare('DELETE FROM file_index_changes WHERE id = ?'),
     hasChange: h.prepare('SELECT 1 FROM file_index_changes WHERE id = ?'),
+    lastChange: h.prepare('SELECT coalesce(max(id), 0) AS m FROM file_index_changes'),
+    upTo: h.prepare('SELECT 1 FROM file_index_changes WHERE id <= ? LIMIT 1'),
   };
   const push = h.transaction((changes: readonly { path: string; deep: boolean }[]) =>
     changes.map((c) => Number(st.push.run(c.path, c.deep ? 1 : 0).lastInsertRowid)),
@@ -276,6 +282,8 @@ function sqliteStore(h: SQLite.Database): IndexStore {
       (st.take.all(limit) as { id: number; path: unknown; deep: unknown }[]).map((r) => ({ id: Number(r.id), path: String(r.path), deep: Number(r.deep) === 1 })),
     deleteChanges: async (ids) => void delChanges(ids),
     queued: async (ids) => ids.filter((id) => st.hasChange.get(id) !== undefined),
+    lastChange: async () => Number((st.lastChange.get() as { m: number }).m),
+    queuedUpTo: async (id) => st.upTo.get(id) !== undefined,
   };
 }
 
@@ -387,6 +395,8 @@ function pgStore(k: Kysely<Database>): IndexStore {
       }
       return out;
     },
+    lastChange: async () => Number((await rowsOf(sql<{ m: number }>`SELECT coalesce(max(id), 0) AS m FROM file_index_changes`))[0]?.m ?? 0),
+    queuedUpTo: async (id) => (await rowsOf(sql`SELECT 1 FROM file_index_changes WHERE id <= ${id} LIMIT 1`)).length > 0,
   };
 }
 
