@@ -50,6 +50,9 @@ describe('OIDC settings checks', () => {
     expect(plainEndpoint('http://keycloak.lan:8080/realms/x', 'http://keycloak.lan:8080/realms/x/token')).toBe(false);
     expect(plainEndpoint('http://127.0.0.1:5556/dex', 'http://auth.example.com/token')).toBe(true);
     expect(plainEndpoint('https://idp.example', 'http://idp.example/token')).toBe(true); // not its origin: https there
+    // An https issuer's back channel is https only: sign-in refuses an http endpoint then, loopback too.
+    expect(plainEndpoint('https://idp.example', 'http://127.0.0.1:8080/token')).toBe(true);
+    expect(plainEndpoint('https://idp.example', 'http://localhost/keys')).toBe(true);
     expect(plainEndpoint('http://keycloak.lan:8080', 'http://keycloak.lan:8081/token')).toBe(true);
     for (const bad of ['ftp://x/token', 'not a url', 'javascript:alert(1)']) expect(plainEndpoint('https://idp.example', bad), bad).toBe(true);
   });

@@ -75,9 +75,11 @@ export const BACK_CHANNEL_ENDPOINTS = ['token_endpoint', 'jwks_uri', 'userinfo_e
 
 /**
  * A back-channel endpoint sent over plain http where the issuer does not allow it: https is
- * always fine; http only on a loopback host or on the (http) issuer's own origin. A loopback
- * issuer's document naming `http://elsewhere/token` would otherwise send the client secret in
- * the clear across the network. True when it is a problem (also for a URL that does not parse).
+ * always fine; http only for an http issuer, on a loopback host or on the issuer's own origin. A
+ * loopback issuer's document naming `http://elsewhere/token` would otherwise send the client
+ * secret in the clear across the network; an https issuer's back channel is https only, as
+ * sign-in (openid-client) refuses any http endpoint then. True when it is a problem (also for a
+ * URL that does not parse).
  */
 export function plainEndpoint(issuer: string, endpoint: string): boolean {
   let e: URL;
@@ -89,7 +91,7 @@ export function plainEndpoint(issuer: string, endpoint: string): boolean {
     return true;
   }
   if (e.protocol === 'https:') return false;
-  if (e.protocol !== 'http:') return true;
+  if (e.protocol !== 'http:' || i.protocol !== 'http:') return true;
   return !(isLoopbackHost(e.hostname) || e.origin === i.origin);
 }
 
