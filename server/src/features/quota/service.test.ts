@@ -96,6 +96,33 @@ describe('createQuotaService', () => {
     expect(await q.limit(user(0), source)).toBe(source);
   });
 
+  it("never misses a tus upload landing while a write measures: the promises are read before the scope", async () => {
+    // The upload (600 promised) lands between the two reads, whichever comes first: then its file
+    // is in the scope and its promise is gone.
+    let landed = false;
+    const q = createQuotaService({
+      sizes: createSizeCache({
+        measure: async () => {
+          const bytes = landed ? 600 : 0;
+          landed = true;
+          return bytes;
+        },
+        ttlMs: 60_000,
+        maxEntries: 10,
+      }),
+      measure: async () => 0,
+      scopeRoot: async () => ({ root: '/scope' }),
+      trashBytes: async () => 0,
+    });
+    q.countPromises(async (root) => {
+      expect(root).toBe('/scope');
+      const bytes = landed ? 0 : 600;
+      landed = true;
+      return bytes;
+    });
+    await expect(q.admit(user(1000), 401)).rejects.toMatchObject({ status: 507 });
+  });
+
   it('counts what a write replaces as room', async () => {
     const q = service(900);
     await q.admit(user(1000), 400, 300);

@@ -124,9 +124,12 @@ export function createQuotaService(deps: QuotaServiceDeps) {
    */
   async function meter(user: QuotaUser, freeing = 0, hold?: Hold, promisesCounted = false): Promise<QuotaMeter> {
     if (!(user.quota > 0)) return UNLIMITED;
-    const m = await measured(user, hold?.root);
+    const root = hold?.root ?? (await deps.scopeRoot(user)).root;
     // Unfinished tus uploads into the scope: their bytes wait outside it, their lengths are promised.
-    const promised = !promisesCounted && promisedIn ? await promisedIn(m.root) : 0;
+    // Read before the scope (as tus's own check does): an upload landing between the two reads is
+    // then counted twice for a moment, never missed (its file not yet measured, its promise gone).
+    const promised = !promisesCounted && promisedIn ? await promisedIn(root) : 0;
+    const m = await measured(user, root);
     const used = m.used - Math.max(0, freeing) + promised;
     let seen = 0;
     const others = () => heldUnder(m.root, hold) + (hold ? hold.landed : 0);
