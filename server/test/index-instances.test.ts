@@ -5,6 +5,7 @@
  * maintainer is replaced. Two servers in this process stand for two processes. SQLite, and
  * PostgreSQL with COFFER_TEST_PG_URL.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -168,6 +169,33 @@ describe('three processes: a write through one reader', () => {
       }
     } finally {
       for (const r of readers.reverse()) await r.close();
+      await a.close();
+    }
+  });
+});
+
+describe('an entry the database cannot index, written through a reader', () => {
+  it("leaves the reader's quota measuring the scope on disk (PostgreSQL takes no path over ~2,700 bytes in its unique index)", async () => {
+    const a = await startServer({ disableIndex: false }, { indexWatch: false });
+    let b: TestServer | undefined;
+    try {
+      await within(10_000, () => a.deps.index.status === 'ready');
+      a.deps.index.detachWrites();
+      b = await second(a, { indexWatch: false });
+      await within(5000, () => b!.deps.index.status === 'ready');
+      await mkdir(path.join(a.root, 'deep'));
+      const u = await b.createUser({ scope: '/deep', quota: 10_000 });
+      const token = await b.login(u.username, u.password);
+      const long = Array.from({ length: 12 }, () => randomBytes(120).toString('hex')).join('/');
+      expect((await b.fetch(`/api/resources/${long}/`, { method: 'POST', token })).status).toBe(200);
+      expect((await b.fetch(`/api/resources/${long}/big.bin`, { method: 'POST', token, body: Buffer.alloc(8000) })).status).toBe(200);
+      const usage = async () => ((await (await b!.fetch('/api/usage/', { token })).json()) as { quotaUsed: number }).quotaUsed;
+      expect(await usage()).toBe(8000);
+      expect((await b.fetch('/api/resources/small.bin', { method: 'POST', token, body: Buffer.alloc(100) })).status).toBe(200);
+      expect(await usage()).toBe(8100);
+      expect((await b.fetch('/api/resources/more.bin', { method: 'POST', token, body: Buffer.alloc(3000) })).status).toBe(507);
+    } finally {
+      await b?.close();
       await a.close();
     }
   });

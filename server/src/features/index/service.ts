@@ -102,6 +102,20 @@ const STATE_MS = 2000;
 const TAKE_CHANGES = 500;
 /** How often a reader asks whether the maintainer has applied its changes. */
 const QUEUED_POLL_MS = 25;
+/** Paths that could not be indexed the maintainer stores for the readers; more count as the root. */
+const MAX_FAILED_STORED = 100;
+
+/** The stored list of paths that could not be indexed; anything unreadable counts as the root. */
+function parseFailed(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  try {
+    const list: unknown = JSON.parse(value);
+    if (Array.isArray(list) && list.every(queueablePath)) return list;
+  } catch {
+    // below
+  }
+  return [''];
+}
 
 /**
  * A path the change queue may carry: "" (the root) or "/"-separated names below it, none of them
@@ -237,9 +251,12 @@ export function createIndexService(opts: IndexOptions) {
    * again at the next change and reconciliation.
    */
   const failed = new Set<string>();
+  /** Reader: the maintainer's `failed`, as it stored it (`[""]`: too many, the whole root). */
+  let storedFailed: string[] = [];
 
   /** `syncPath`, its failure recorded instead of stopping the caller's other paths. */
   async function trySync(rel: string, deep: boolean): Promise<void> {
+    const before = failed.size;
     try {
       await syncPath(rel, deep);
       failed.delete(rel);
@@ -247,6 +264,13 @@ export function createIndexService(opts: IndexOptions) {
       failed.add(rel);
       log?.warn({ err }, 'file index: an entry could not be indexed (sizes below it are measured on disk)');
     }
+    if (failed.size !== before) await storeFailed();
+  }
+
+  /** Maintainer: `failed` for the readers' exact folder sizes (quotas), at most MAX_FAILED_STORED paths. */
+  async function storeFailed(): Promise<void> {
+    const list = failed.size > MAX_FAILED_STORED ? [''] : [...failed];
+    await store.setState({ failed: JSON.stringify(list) }).catch((err: unknown) => log?.warn({ err }, 'file index: its state could not be stored'));
   }
 
   const snapshot = (): IndexProgress => ({
@@ -590,6 +614,7 @@ export function createIndexService(opts: IndexOptions) {
     for (const p of pending.keys()) if (touches(p)) return true;
     for (const p of applying.keys()) if (touches(p)) return true;
     for (const p of failed) if (touches(p)) return true;
+    if (role === 'reader') for (const p of storedFailed) if (touches(p)) return true;
     for (const p of outbox.keys()) if (touches(p)) return true;
     for (const p of sent.values()) if (touches(p)) return true;
     return false;
@@ -635,6 +660,7 @@ export function createIndexService(opts: IndexOptions) {
       const s = await store.state();
       if (role !== 'reader') return;
       status = s.status === 'ready' && s.root === root ? 'ready' : 'building';
+      storedFailed = parseFailed(s.failed);
       progress.updatedAt = Number(s.updatedAt ?? s.builtAt ?? 0) || 0;
       if (status === 'building') {
         progress.entries = Number(s.entries ?? 0) || 0;
@@ -652,11 +678,15 @@ export function createIndexService(opts: IndexOptions) {
    * maintained it) — then the watcher, the periodic reconciliation and the change queue.
    */
   async function promote(): Promise<void> {
+    const state = await store.state();
+    if (stopped) return;
+    const ready = state.status === 'ready' && state.root === root;
     role = 'maintainer';
     const turn = ++term;
     log?.info('file index: this process maintains the index');
-    const state = await store.state();
-    const ready = state.status === 'ready' && state.root === root;
+    // The paths the last maintainer could not index: tried again at their next change and
+    // reconciliation, and meanwhile measured on disk by quotas, as that maintainer had them.
+    for (const p of ready ? parseFailed(state.failed) : []) if (p !== '') failed.add(p);
     // After any work of an earlier turn: the ids go on from the highest in the table.
     const first = enqueue(async () => {
       if (!ready) return build();
@@ -715,7 +745,10 @@ export function createIndexService(opts: IndexOptions) {
       if (stopped) return;
       if (held && role === 'reader') await promote();
       else if (!held && role === 'maintainer') await demote();
-    })().finally(() => (leaseTick = undefined));
+    })()
+      // A failed start as maintainer (the database unreachable) is tried again at the next tick.
+      .catch((err: unknown) => log?.error({ err }, 'file index: the role could not be changed'))
+      .finally(() => (leaseTick = undefined));
     return leaseTick;
   }
 
@@ -870,6 +903,8 @@ export function createIndexService(opts: IndexOptions) {
       const rel = relOf(dir);
       if (rel === null) return null;
       await this.settledWithin(READ_WAIT_MS);
+      // A reader learns of the paths the maintainer could not index (its writes' too) from the store.
+      if (opts.exact) await readState(true);
       if (opts.exact && unsettledAt(rel)) return null;
       const row = await store.get(rel);
       if (!row || row.is_dir !== 1) return null;
