@@ -202,7 +202,7 @@ describe('an entry the database cannot index, written through a reader', () => {
 });
 
 describe('failover', () => {
-  const lease: Partial<AppOptions> = { indexLeaseMs: 800, indexRenewMs: 150 };
+  const lease: Partial<AppOptions> = { indexLeaseMs: 2000, indexRenewMs: 200 };
 
   it('a stopped maintainer is replaced, and the new one follows outside changes', async () => {
     const a = await startServer({ disableIndex: false }, lease);
