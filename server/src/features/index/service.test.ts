@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../db/index.js';
 import { indexedSizeSource } from '../quota/size-source.js';
 import { createIndexService, queueablePath } from './service.js';
-import { createIndexStore } from './store.js';
+import { createIndexStore, type IndexStore } from './store.js';
 
 describe('folder sizes for quotas', () => {
   it('are not taken from the index while a write below the folder is still being applied', async () => {
@@ -94,4 +94,130 @@ describe('paths in the change queue (rows another process wrote)', () => {
     for (const ok of ['', '/a', '/a/b c/d.txt', '/..a', '/a..']) expect(queueablePath(ok)).toBe(true);
     for (const bad of ['/..', '/a/../b', '/a/.', '/a//b', '/a/', 'a', '../x', '/x\0y', null, 42, {}, undefined]) expect(queueablePath(bad)).toBe(false);
   });
+});
+
+describe("a reader's answers wait for its writes to be queued (app onSend)", () => {
+  /** A reader (another process holds the lease) whose queue inserts go through `push`. */
+  async function reader(push: (real: IndexStore['pushChanges']) => IndexStore['pushChanges']) {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    await mkdir(root, { recursive: true });
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const real = createIndexStore(db);
+    const store: IndexStore = { ...real, claimLease: async () => false, pushChanges: push(real.pushChanges) };
+    const index = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false, queuedWaitMs: 300 });
+    await index.start();
+    expect(index.role).toBe('reader');
+    return {
+      index,
+      root,
+      close: async () => {
+        await index.stop();
+        await db.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it("only for the writes announced before, not behind the other requests' writes that keep coming", async () => {
+    const r = await reader((real) => async (changes) => (await new Promise((res) => setTimeout(res, 20)), real(changes)));
+    let n = 0;
+    let writing = true;
+    const writer = (async () => {
+      while (writing) {
+        r.index.announce(path.join(r.root, `f${n++}`), false);
+        await new Promise((res) => setTimeout(res, 2));
+      }
+    })();
+    try {
+      await new Promise((res) => setTimeout(res, 50));
+      const t0 = Date.now();
+      const done = r.index.writesQueued().then(() => Date.now() - t0);
+      const waited = await Promise.race([done, new Promise<number>((res) => setTimeout(() => res(Infinity), 2000))]);
+      expect(waited).toBeLessThan(1000);
+    } finally {
+      writing = false;
+      await writer;
+      await r.close();
+    }
+  }, 30_000);
+
+  it('at most a bounded time when the database does not answer', async () => {
+    let open = () => undefined as void;
+    const gate = new Promise<void>((res) => (open = res));
+    const r = await reader((real) => async (changes) => (await gate, real(changes)));
+    try {
+      r.index.announce(path.join(r.root, 'a'), false);
+      const t0 = Date.now();
+      const waited = await Promise.race([
+        r.index.writesQueued().then(() => Date.now() - t0),
+        new Promise<number>((res) => setTimeout(() => res(Infinity), 3000)),
+      ]);
+      expect(waited).toBeLessThan(2000);
+    } finally {
+      open();
+      await r.close();
+    }
+  }, 30_000);
+});
+
+describe("a reader's exact folder sizes (quotas)", () => {
+  it('are not taken from an index the maintainer has just begun to build again', async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    await mkdir(root, { recursive: true });
+    await writeFile(path.join(root, 'a'), Buffer.alloc(100));
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const store = createIndexStore(db);
+    const first = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false });
+    const index = createIndexService({ store: { ...store, claimLease: async () => false }, root, enabled: true, reconcileMs: 0, watch: false });
+    try {
+      await first.start();
+      for (let i = 0; i < 400 && first.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 10));
+      await first.stop();
+      await index.start();
+      expect(index.role).toBe('reader');
+      expect(index.status).toBe('ready');
+      expect((await index.folderSizes(root, { exact: true }))?.size).toBe(100);
+      // Another maintainer's build begins (its stored root differs, say): the state first, then
+      // the rows from the root down, the sizes last. The reader read the state "ready" just now.
+      await store.setState({ status: 'building', entries: '0', percent: '0' });
+      await store.clear();
+      const top = await lstat(root);
+      await store.insert([{ id: 1, parent: 0, path: '', name: '', is_dir: 1, is_link: 0, size: top.size, tree_size: 0, mtime: Math.floor(top.mtimeMs), inode: top.ino }]);
+      expect(await index.folderSizes(root, { exact: true })).toBeNull();
+    } finally {
+      await index.stop();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe("the maintainer's lease", () => {
+  it('is given up when its renewal does not answer (a hung connection), as when it fails', async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    await mkdir(root, { recursive: true });
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const real = createIndexStore(db);
+    let open = () => undefined as void;
+    const gate = new Promise<void>((r) => (open = r));
+    let claims = 0;
+    // The first claim takes the lease; the renewals never come back (the database's other
+    // connections still answer: another process may take the lease once it expired).
+    const store: IndexStore = { ...real, claimLease: async (h, ms) => (claims++ === 0 ? real.claimLease(h, ms) : (await gate, false)) };
+    const index = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false, leaseMs: 400, renewMs: 50 });
+    try {
+      await index.start();
+      expect(index.role).toBe('maintainer');
+      for (let i = 0; i < 300 && index.role === 'maintainer'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(index.role).toBe('reader');
+    } finally {
+      open();
+      await index.stop();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -81,6 +81,8 @@ export interface IndexOptions {
   renewMs?: number;
   /** How often the maintainer reads the change queue (ms; default POLL_MS). */
   pollMs?: number;
+  /** How long an answer waits at most for its writes to be queued (ms; default QUEUED_WAIT_MS). */
+  queuedWaitMs?: number;
 }
 
 const ROOT_ID = 1;
@@ -100,6 +102,11 @@ export const POLL_MS = 300;
 const STATE_MS = 2000;
 /** Queued changes the maintainer takes at a time. */
 const TAKE_CHANGES = 500;
+/**
+ * How long a reader's answer waits at most for its writes to be queued (app.ts onSend): a database
+ * that does not answer (PostgreSQL unreachable: the pool has no timeout) must not hold every answer.
+ */
+const QUEUED_WAIT_MS = 5000;
 /** How often a reader asks whether the maintainer has applied its changes. */
 const QUEUED_POLL_MS = 25;
 /** Paths that could not be indexed the maintainer stores for the readers; more count as the root. */
@@ -223,7 +230,7 @@ export function createIndexService(opts: IndexOptions) {
   let role: IndexRole = 'reader';
   /** Counts the turns of role: work started for one turn (a watcher's start) sees when it is over. */
   let term = 0;
-  /** When the lease was last renewed (before the renewal was asked: the lease lasts at least that long). */
+  /** When the lease was last renewed (performance.now(), taken before the renewal was asked: the lease lasts at least that long). */
   let renewedAt = 0;
   let leaseTick: Promise<void> | undefined;
   /** Reader: when the stored state was last read, and the build's percent stored by the maintainer. */
@@ -231,7 +238,15 @@ export function createIndexService(opts: IndexOptions) {
   let storedPercent = 0;
   /** Reader: its writes not yet queued in the database (relative path → deep)... */
   const outbox = new Map<string, boolean>();
-  let sending: Promise<void> | undefined;
+  /**
+   * The last batch of the outbox scheduled for the queue: it resolves once every write announced
+   * before it was scheduled is queued (or failed to be). `batchOpen`: it has not taken the
+   * outbox yet, so a write announced now joins it.
+   */
+  let sending: Promise<void> = Promise.resolve();
+  let batchOpen = false;
+  /** Batches scheduled and not finished. */
+  let batches = 0;
   /** ...and those queued and not yet applied by the maintainer (id → relative path). */
   const sent = new Map<number, string>();
   let consuming: Promise<void> | undefined;
@@ -527,20 +542,29 @@ export function createIndexService(opts: IndexOptions) {
     void send();
   }
 
-  /** Reader: writes the outbox into the database's change queue, for the maintainer. */
+  /**
+   * Reader: writes the outbox into the database's change queue, for the maintainer. One batch at a
+   * time, each taking what the outbox holds when it starts: a wait for the writes announced until
+   * now ends after at most two batches, however many writes keep coming meanwhile.
+   */
   function send(): Promise<void> {
-    sending ??= (async () => {
-      while (outbox.size > 0) {
-        const changes = [...outbox].map(([path, deep]) => ({ path, deep }));
-        outbox.clear();
-        try {
-          const ids = await store.pushChanges(changes);
-          ids.forEach((id, i) => sent.set(id, changes[i]!.path));
-        } catch (err) {
-          log?.warn({ err }, 'file index: a change could not be queued for the maintainer (the next reconciliation finds it)');
-        }
+    if (batchOpen) return sending;
+    batchOpen = true;
+    batches++;
+    sending = sending.then(async () => {
+      batchOpen = false;
+      const changes = [...outbox].map(([path, deep]) => ({ path, deep }));
+      outbox.clear();
+      try {
+        if (changes.length === 0) return;
+        const ids = await store.pushChanges(changes);
+        ids.forEach((id, i) => sent.set(id, changes[i]!.path));
+      } catch (err) {
+        log?.warn({ err }, 'file index: a change could not be queued for the maintainer (the next reconciliation finds it)');
+      } finally {
+        batches--;
       }
-    })().finally(() => (sending = undefined));
+    });
     return sending;
   }
 
@@ -550,7 +574,7 @@ export function createIndexService(opts: IndexOptions) {
    */
   async function queueApplied(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
-    while (sending) await sending;
+    await sending;
     const upTo = await store.lastChange();
     while (!stopped && (await store.queuedUpTo(upTo)) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, QUEUED_POLL_MS));
@@ -732,15 +756,22 @@ export function createIndexService(opts: IndexOptions) {
   function tickLease(): Promise<void> {
     leaseTick ??= (async () => {
       if (stopped) return;
-      const asked = Date.now();
+      const asked = performance.now();
       let held: boolean;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        held = await store.claimLease(holderId, leaseMs);
+        // A claim that does not come back (a hung connection: the pool has no timeout) counts as
+        // failed once the lease may have expired: another process may hold it by then.
+        const wait = role === 'maintainer' ? Math.max(0, renewedAt + leaseMs - asked) : leaseMs;
+        const late = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('no answer from the database')), wait)));
+        held = await Promise.race([store.claimLease(holderId, leaseMs), late]);
         if (held) renewedAt = asked;
       } catch (err) {
         log?.warn({ err }, 'file index: the lease could not be renewed or taken');
         // Not known: a maintainer goes on until its lease may have expired.
-        held = role === 'maintainer' && Date.now() - renewedAt < leaseMs;
+        held = role === 'maintainer' && performance.now() - renewedAt < leaseMs;
+      } finally {
+        clearTimeout(timer);
       }
       if (stopped) return;
       if (held && role === 'reader') await promote();
@@ -842,10 +873,14 @@ export function createIndexService(opts: IndexOptions) {
     /**
      * Resolves once this process's writes are in the database's change queue (a reader's; at
      * once otherwise). The app waits for it before answering (app.ts): the client's next request
-     * finds them, whichever process answers it.
+     * finds them, whichever process answers it. Only the writes announced before (not those of
+     * the requests answered meanwhile), and at most `queuedWaitMs`.
      */
     async writesQueued(): Promise<void> {
-      while (sending) await sending;
+      if (batches === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([sending, new Promise<void>((r) => (timer = setTimeout(r, opts.queuedWaitMs ?? QUEUED_WAIT_MS)))]);
+      clearTimeout(timer);
     },
     /** The announced-write hook, for callers outside fs/ (tests). */
     announce,
@@ -903,9 +938,10 @@ export function createIndexService(opts: IndexOptions) {
       const rel = relOf(dir);
       if (rel === null) return null;
       await this.settledWithin(READ_WAIT_MS);
-      // A reader learns of the paths the maintainer could not index (its writes' too) from the store.
+      // A reader learns of the paths the maintainer could not index (its writes' too) from the
+      // store, and of a build begun since its last read (the rows come in, their sizes last).
       if (opts.exact) await readState(true);
-      if (opts.exact && unsettledAt(rel)) return null;
+      if (opts.exact && (status !== 'ready' || unsettledAt(rel))) return null;
       const row = await store.get(rel);
       if (!row || row.is_dir !== 1) return null;
       const children = new Map((await store.children(row.id)).map((c) => [c.name, Number(c.tree_size)]));
