@@ -221,3 +221,41 @@ describe("the maintainer's lease", () => {
     }
   }, 30_000);
 });
+
+describe('the change queue (writes through readers)', () => {
+  it("is applied and emptied while the maintainer's own changes keep coming", async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'coffer-index-unit-')));
+    const root = path.join(dir, 'root');
+    await mkdir(root, { recursive: true });
+    const db = await openDb(path.join(dir, 'db.sqlite'));
+    const real = createIndexStore(db);
+    // Each of the maintainer's own changes takes a few ms to apply (a busy disk or database).
+    const store: IndexStore = { ...real, get: async (p) => (p.startsWith('/own') && (await new Promise((r) => setTimeout(r, 5))), real.get(p)) };
+    const index = createIndexService({ store, root, enabled: true, reconcileMs: 0, watch: false, pollMs: 50 });
+    let writing = true;
+    let writer: Promise<void> = Promise.resolve();
+    try {
+      await index.start();
+      for (let i = 0; i < 400 && index.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(index.role).toBe('maintainer');
+      writer = (async () => {
+        for (let n = 0; writing; n++) {
+          index.announce(path.join(root, `own${n}`), false);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      })();
+      await writeFile(path.join(root, 'q'), Buffer.alloc(10));
+      const [id] = await real.pushChanges([{ path: '/q', deep: false }]);
+      const t0 = Date.now();
+      while ((await real.queued([id!])).length > 0 && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 20));
+      expect(await real.queued([id!])).toEqual([]);
+      expect((await real.get('/q'))?.size).toBe(10);
+    } finally {
+      writing = false;
+      await writer;
+      await index.stop();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

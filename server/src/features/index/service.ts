@@ -259,6 +259,15 @@ export function createIndexService(opts: IndexOptions) {
   /** The announced paths the drain is applying now (taken out of `pending`). */
   let applying: ReadonlyMap<string, boolean> = new Map();
   let draining: Promise<void> | undefined;
+  /** The drain's rounds begun and finished, and who waits for the end of the next one. */
+  let roundsBegun = 0;
+  let roundsDone = 0;
+  let roundWaiters: (() => void)[] = [];
+  const endRound = () => {
+    const waiters = roundWaiters;
+    roundWaiters = [];
+    waiters.forEach((w) => w());
+  };
   let reconcileWanted = false;
   /**
    * Paths whose last sync failed (a row the database refused: PostgreSQL's unique index takes no
@@ -603,7 +612,7 @@ export function createIndexService(opts: IndexOptions) {
         if (queueablePath(r.path)) pending.set(r.path, (pending.get(r.path) ?? false) || r.deep);
         else log?.warn('file index: a queued change that is not a path below the root was dropped');
       }
-      await drained();
+      await appliedNow();
       // Applied, or recorded as failed and tried again at the next change and reconciliation.
       // A maintainer that lost the lease meanwhile leaves them to the next one.
       if (maintaining()) await store.deleteChanges(rows.map((r) => r.id));
@@ -617,17 +626,36 @@ export function createIndexService(opts: IndexOptions) {
     while (draining || (pending.size > 0 && maintaining())) await (draining ?? drain());
   }
 
+  /**
+   * Maintainer: resolves once what `pending` holds now is applied (or this process stopped
+   * maintaining) — not behind the changes announced meanwhile, which may keep coming.
+   */
+  async function appliedNow(): Promise<void> {
+    const upTo = roundsBegun + 1;
+    while (roundsDone < upTo && maintaining()) {
+      if (!draining) {
+        if (pending.size === 0) return;
+        void drain();
+      }
+      await new Promise<void>((r) => roundWaiters.push(r));
+    }
+  }
+
   function drain(): Promise<void> {
     draining ??= enqueue(async () => {
       while (pending.size > 0 && maintaining()) {
+        roundsBegun++;
         const paths = [...pending].sort((a, b) => treeOrder(a[0], b[0]));
         pending.clear();
         applying = new Map(paths);
         for (const [rel, deep] of paths) await trySync(rel, deep);
+        roundsDone++;
+        endRound();
       }
     }).finally(() => {
       draining = undefined;
       applying = new Map();
+      endRound();
     });
     return draining;
   }
