@@ -102,24 +102,35 @@ function SettingsForm({ stored, execEnabled }: { stored: Settings; execEnabled: 
     <div className="settings__cards settings__cards--global" ref={root}>
       <h1 className="page-title">{t('settings.global')}</h1>
       <IndexStatus />
-      <SettingsCard title={t('settings.general.title')} {...cardProps}>
-        <GeneralCard editor={editor} execEnabled={execEnabled} />
-      </SettingsCard>
-      <OidcCard />
-      {execEnabled ? (
-        <>
-          <SettingsCard
-            title={t('settings.defaults.title')}
-            intro={t('settings.defaults.hint')}
-            {...cardProps}
-          >
-            <UserDefaultsCard editor={editor} execEnabled={execEnabled} />
+      {/* Side by side on a wide screen (settings.css), one after the other otherwise. */}
+      <div className="settings__split settings__split--global">
+        <div className="settings__column">
+          <SettingsCard title={t('settings.general.title')} {...cardProps}>
+            <GeneralCard editor={editor} execEnabled={execEnabled} />
           </SettingsCard>
-          <SettingsCard title={t('settings.runner.title')} intro={t('settings.runner.hint')} {...cardProps}>
-            <CommandRunnerCard editor={editor} />
-          </SettingsCard>
-        </>
-      ) : null}
+        </div>
+        <div className="settings__column">
+          <OidcCard />
+          {execEnabled ? (
+            <>
+              <SettingsCard
+                title={t('settings.defaults.title')}
+                intro={t('settings.defaults.hint')}
+                {...cardProps}
+              >
+                <UserDefaultsCard editor={editor} execEnabled={execEnabled} />
+              </SettingsCard>
+              <SettingsCard
+                title={t('settings.runner.title')}
+                intro={t('settings.runner.hint')}
+                {...cardProps}
+              >
+                <CommandRunnerCard editor={editor} />
+              </SettingsCard>
+            </>
+          ) : null}
+        </div>
+      </div>
     </div>
   );
 }
