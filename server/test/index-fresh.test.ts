@@ -7,9 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './harness.js';
 
@@ -171,6 +172,41 @@ describe("Coffer's own writes (no watcher: they alone update the index)", () => 
     expect((await srv.fetch(`/api/trash/${trash.items[0]!.id}/restore`, { method: 'POST', token, json: {} })).status).toBe(200);
     expect(await search(srv, token, 'kiwi')).toEqual(['own/sub/kiwi-two.txt', 'own-copy/sub/kiwi-two.txt']);
     expect(await folderSize(srv, token, '/', 'own-copy')).toBe(25);
+  });
+
+  it('an extraction into a folder re-reads the folders it placed into, not the whole tree below it', async () => {
+    // The tree read by the index once it is complete (the folders' times stored final).
+    await mkdir(path.join(srv.root, 'ex/keep'), { recursive: true });
+    await mkdir(path.join(srv.root, 'ex/other/sub'), { recursive: true });
+    await writeFile(path.join(srv.root, 'ex/keep/old.txt'), 'x'.repeat(4));
+    await writeFile(path.join(srv.root, 'ex/other/sub/o.txt'), 'y');
+    srv.deps.index.announce(await realpath(path.join(srv.root, 'ex')), true);
+    expect(await search(srv, token, 'plum')).toEqual([]);
+    expect(await folderSize(srv, token, '/', 'ex')).toBe(5);
+    // Behind Coffer's back, deep in a folder the archive does not touch (no watcher here): a
+    // re-read of the destination's whole tree (a cheap job making the index walk a big folder,
+    // the root for an admin, at every extraction) would find it.
+    await writeFile(path.join(srv.root, 'ex/other/sub/plum-hidden.txt'), 'z'.repeat(7));
+    const pack = tarStream.pack();
+    const chunks: Buffer[] = [];
+    pack.on('data', (c: Buffer) => chunks.push(c));
+    const ended = new Promise((r) => pack.on('end', r));
+    for (const [name, data] of [['keep/plum-new.txt', 'n'.repeat(5)], ['fresh/a/plum-deep.txt', 'd'.repeat(3)], ['plum-top.txt', 't'.repeat(2)], ['keep/old.txt', 'o'.repeat(6)]] as const) {
+      pack.entry({ name, size: data.length }, Buffer.from(data));
+    }
+    pack.finalize();
+    await ended;
+    await mkdir(path.join(srv.root, 'ex-src'));
+    await writeFile(path.join(srv.root, 'ex-src/a.tar'), Buffer.concat(chunks));
+    const res = await srv.fetch('/api/extract/ex-src/a.tar', { method: 'POST', token, json: { destination: '/ex', conflict: 'overwrite' } });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const job = (await res.json()) as { id: string };
+    await expect.poll(async () => ((await (await srv.fetch(`/api/jobs/${job.id}`, { token })).json()) as { state: string }).state, { timeout: 20_000 }).toBe('done');
+    // What it placed, merged into existing folders and replacing a file, is in the index at once.
+    expect((await search(srv, token, 'plum')).sort()).toEqual(['ex/fresh/a/plum-deep.txt', 'ex/keep/plum-new.txt', 'ex/plum-top.txt']);
+    expect(await folderSize(srv, token, '/ex', 'keep')).toBe(11);
+    expect(await folderSize(srv, token, '/ex', 'fresh')).toBe(3);
+    expect(await folderSize(srv, token, '/', 'ex')).toBe(11 + 3 + 2 + 1);
   });
 
   it('an overflowed watcher is repaired by the reconciliation', async () => {

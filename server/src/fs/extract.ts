@@ -418,11 +418,14 @@ export class DestinationMoved extends Conflict {
 export async function place(staging: Staging, opts: PlaceOptions, skipped: SkipList): Promise<void> {
   const { dir, real, root } = staging.dest;
   if (!isInside(root, real) || (await whereIs(dir)) !== real) throw new DestinationMoved();
+  const into: string[] = [];
   try {
-    await placeLevel({ from: staging.root, to: dir, toReal: real, toVirtual: opts.destVirtual, rel: '' }, opts, skipped);
+    await placeLevel({ from: staging.root, to: dir, toReal: real, toVirtual: opts.destVirtual, rel: '', into }, opts, skipped);
   } finally {
-    // The index (fs/changes.ts) looks at the destination again, all of it.
-    noteWritten(real, true);
+    // The index (fs/changes.ts) reads again each folder something was placed into (a folder moved
+    // in whole is a new child of one of them), not the destination's whole tree: that could be
+    // the root, walked at every extraction of a one-file archive.
+    for (const folder of into) noteWritten(folder);
   }
 }
 
@@ -435,6 +438,8 @@ interface Level {
   toVirtual: string;
   /** The level's path inside the archive ("" at the top). */
   rel: string;
+  /** The real paths of the destination folders placed into so far (for the index). */
+  into: string[];
 }
 
 const lstatOrNone = (p: string) =>
@@ -444,7 +449,8 @@ const lstatOrNone = (p: string) =>
   });
 
 async function placeLevel(level: Level, opts: PlaceOptions, skipped: SkipList): Promise<void> {
-  const { from, to, toReal, toVirtual, rel } = level;
+  const { from, to, toReal, toVirtual, rel, into } = level;
+  into.push(toReal);
   const entries: Dirent[] = await fsp.readdir(viaFd(from), { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const e of entries) {
@@ -471,7 +477,7 @@ async function placeLevel(level: Level, opts: PlaceOptions, skipped: SkipList): 
       try {
         const toChild = await openDirIn(to, e.name);
         try {
-          await placeLevel({ from: fromChild, to: toChild, toReal: real, toVirtual: virtual, rel: name }, opts, skipped);
+          await placeLevel({ from: fromChild, to: toChild, toReal: real, toVirtual: virtual, rel: name, into }, opts, skipped);
         } finally {
           await toChild.close();
         }
