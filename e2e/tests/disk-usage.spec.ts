@@ -125,6 +125,26 @@ test.describe('in the dark theme', () => {
   });
 });
 
+test.describe('on a 4K screen', () => {
+  test.use({ viewport: { width: 3840, height: 2160 } });
+
+  test('the map takes the width and the height the screen offers', async ({ page, server }) => {
+    seed(server.root, 'usage-4k', FILES);
+    await signIn(page);
+    await expect(async () => {
+      await page.goto('usage/usage-4k/');
+      expect(await listNames(page)).toEqual(['videos', 'photos', 'backup.zip', 'docs', 'song.mp3', 'disk.img']);
+    }).toPass({ timeout: 20_000 });
+    // Before: at most 1440 px for map and table together, the map at most 520 px tall.
+    const box = (await page.getByRole('group', { name: 'Map of the contents by size' }).boundingBox())!;
+    expect(box.width).toBeGreaterThan(1400);
+    expect(box.height).toBeGreaterThan(800);
+    const overflow = await page.evaluate(() => document.documentElement.scrollHeight - document.documentElement.clientHeight);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'disk-usage-4k');
+  });
+});
+
 test.describe('without the file index', () => {
   let plain: RunningServer;
   test.beforeAll(async () => {

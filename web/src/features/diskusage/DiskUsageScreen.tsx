@@ -40,8 +40,12 @@ function useWidth() {
   return [ref, width] as const;
 }
 
-/** The map's height for its width: wide and short on a desktop, nearly square on a phone. */
-const heightFor = (width: number) => Math.round(Math.min(520, Math.max(240, width * 0.62)));
+/**
+ * The map's height for its width: wide and short on a desktop, nearly square on a phone; on a tall
+ * screen (4K) it may grow beyond 520 px as far as the window leaves room under the heading.
+ */
+const heightFor = (width: number, windowHeight: number) =>
+  Math.round(Math.min(Math.max(520, windowHeight - 280), Math.max(240, width * 0.62)));
 
 function percentText(locale: string, value: number): string {
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: value < 10 ? 1 : 0 }).format(value / 100);
@@ -51,7 +55,7 @@ function TreeMap({ usage, folder }: { usage: FolderUsage; folder: string }) {
   const { t } = useTranslation();
   const format = useFormat();
   const [ref, width] = useWidth();
-  const height = heightFor(width);
+  const height = heightFor(width, window.innerHeight);
   const tiles = useMemo(() => layoutTiles(usage, width, height), [usage, width, height]);
 
   function tileLabel(tile: Tile): string {
