@@ -290,6 +290,22 @@ describe('quotas', () => {
       expect((await patch(u, 'new.bin', 0, Buffer.alloc(700, 2))).status).toBe(204);
     });
 
+    it('stops counting an upload made with headers alone after a minute (an upload share visitor held the owner\'s room for ten), one that has bytes after ten', async () => {
+      const u = await quotaUser(srv, 1000);
+      expect((await create(u, 'empty.bin', 700)).status).toBe(201);
+      expect((await create(u, 'sent.bin', 200)).status).toBe(201);
+      expect((await patch(u, 'sent.bin', 0, Buffer.alloc(50, 1))).status).toBe(204);
+      // Both last touched two minutes ago.
+      await srv.deps.db.kysely
+        .updateTable('uploads')
+        .set({ updated_at: Date.now() - 2 * 60_000, created_at: Date.now() - 2 * 60_000 })
+        .where((eb) => eb.or([eb('virtual_path', 'like', '%empty.bin'), eb('virtual_path', 'like', '%sent.bin')]))
+        .execute();
+      // sent.bin's 200 still count; empty.bin's 700 no longer do: 800 fit beside, 801 do not.
+      expect507(await answer(await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(801, 1) })), srv);
+      expect((await srv.fetch('/api/resources/a.bin', { method: 'POST', token: u.token, body: Buffer.alloc(800, 1) })).status).toBe(200);
+    });
+
     it('admits one of several uploads created at once that fit alone but not together', async () => {
       const u = await quotaUser(srv, 1000);
       const made = await Promise.all(['p1.bin', 'p2.bin', 'p3.bin'].map(async (n) => ({ n, res: await answer(await create(u, n, 600)) })));

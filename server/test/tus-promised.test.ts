@@ -56,6 +56,9 @@ const engines: [string, () => Promise<Db>][] = admin
     ]
   : [['SQLite', sqliteDb]];
 
+/** Every upload touched since `t` (with bytes or not). */
+const at = (t: number) => ({ sending: t, empty: t });
+
 describe.each(engines)('promisedUnder on %s', (_name, open) => {
   it('sums the unexpired uploads below the folder, by exact whole segments', async () => {
     const db = await open();
@@ -85,20 +88,47 @@ describe.each(engines)('promisedUnder on %s', (_name, open) => {
     await add('/srv/Émoji-😁/e', 7000);
     await add('/srv/a%_/f', 1);
     await add('/srv/abc/g', 2);
-    expect(await repo.promisedUnder(root, 100)).toBe(120);
-    expect(await repo.promisedUnder(root, 0)).toBe(5120);
-    expect(await repo.promisedUnder(`${root}/`, 100)).toBe(120);
-    expect(await repo.promisedUnder(root, 100, String(1).padStart(32, '0'))).toBe(20);
+    expect(await repo.promisedUnder(root, at(100))).toBe(120);
+    expect(await repo.promisedUnder(root, at(0))).toBe(5120);
+    expect(await repo.promisedUnder(`${root}/`, at(100))).toBe(120);
+    expect(await repo.promisedUnder(root, at(100), String(1).padStart(32, '0'))).toBe(20);
     // LIKE's wildcards are plain characters here.
-    expect(await repo.promisedUnder('/srv/a%_', 100)).toBe(1);
-    expect(await repo.promisedUnder('/srv/a%', 100)).toBe(0);
-    expect(await repo.promisedUnder('/srv', 100)).toBe(11123);
-    expect(await repo.promisedUnder('/', 100)).toBe(11123);
-    expect(await repo.promisedUnder('/nothing', 100)).toBe(0);
+    expect(await repo.promisedUnder('/srv/a%_', at(100))).toBe(1);
+    expect(await repo.promisedUnder('/srv/a%', at(100))).toBe(0);
+    expect(await repo.promisedUnder('/srv', at(100))).toBe(11123);
+    expect(await repo.promisedUnder('/', at(100))).toBe(11123);
+    expect(await repo.promisedUnder('/nothing', at(100))).toBe(0);
     // The ones that replace a file, with their targets.
     await add(`${root}/over`, 40, 1000, true);
-    expect(await repo.promisedUnder(root, 100)).toBe(160);
-    expect(await repo.replacingUnder(root, 100)).toEqual([{ target: `${root}/over`, length: 40 }]);
-    expect(await repo.replacingUnder('/srv/abc', 100)).toEqual([]);
+    expect(await repo.promisedUnder(root, at(100))).toBe(160);
+    expect(await repo.replacingUnder(root, at(100))).toEqual([{ target: `${root}/over`, length: 40 }]);
+    expect(await repo.replacingUnder('/srv/abc', at(100))).toEqual([]);
+  });
+
+  it('counts an upload made with headers alone for a shorter time than one that has bytes', async () => {
+    const db = await open();
+    const repo = createUploadRepository(db);
+    let n = 0;
+    const add = (length: number, offset: number, updatedAt: number) =>
+      repo.insert({
+        id: String(++n).padStart(32, '0'),
+        target: `/srv/s/${n}`,
+        virtualPath: '/x',
+        userId: 1,
+        sessionJti: '',
+        length,
+        offset,
+        override: false,
+        createdAt: updatedAt,
+        updatedAt,
+        writer: null,
+        shareHash: null,
+      });
+    await add(100, 0, 300); // headers alone, made at 300
+    await add(20, 5, 300); // has bytes, last touched at 300
+    await add(3, 0, 600); // headers alone, made at 600
+    expect(await repo.promisedUnder('/srv/s', { sending: 100, empty: 500 })).toBe(23);
+    expect(await repo.promisedUnder('/srv/s', { sending: 100, empty: 200 })).toBe(123);
+    expect(await repo.promisedUnder('/srv/s', { sending: 400, empty: 200 })).toBe(3);
   });
 });

@@ -50,16 +50,26 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * Since when an unfinished upload counts (promisedUnder): one that has received bytes if touched
+ * since `sending`, one made with headers alone if made since `empty` (Unix ms each).
+ */
+export interface Since {
+  sending: number;
+  empty: number;
+}
+
 export function createUploadRepository(db: Db) {
   const k = db.kysely;
   /** The unfinished uploads into `root` or below it (promisedUnder). */
-  function unfinishedUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>) {
+  function unfinishedUnder(root: string, since: Since, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>) {
     const prefix = root.endsWith('/') ? root : `${root}/`;
     // The length is the database's own, in the unit its substr counts: characters on SQLite and
     // on a UTF8 PostgreSQL, bytes on a SQL_ASCII one (a cluster made under the C locale).
     let q = k
       .selectFrom('uploads')
-      .where('updated_at', '>=', since)
+      // One that has bytes: touched since `sending`; one without (headers alone): since `empty`.
+      .where((eb) => eb.or([eb.and([eb('upload_offset', '>', 0), eb('updated_at', '>=', since.sending)]), eb('updated_at', '>=', Math.max(since.sending, since.empty))]))
       .where(sql<boolean>`substr(target, 1, length(cast(${prefix} as text))) = ${prefix}`);
     if (except !== undefined) q = q.where('id', '!=', except);
     if (olderThan) {
@@ -151,18 +161,18 @@ export function createUploadRepository(db: Db) {
     /**
      * Bytes promised to unfinished uploads into the folder `root` (a real path) or below it: their
      * whole lengths (their bytes wait in the staging folder, outside every scope), those touched
-     * since `since` only (older ones are expired), `except` left out; with `olderThan`, only the
+     * since `since` only (older ones are idle or expired; Since), `except` left out; with `olderThan`, only the
      * uploads created before it (by creation time, then id: one order every instance agrees on).
      * Byte-exact prefix on any engine (no LIKE: SQLite's ignores case).
      */
-    async promisedUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<number> {
+    async promisedUnder(root: string, since: Since, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<number> {
       const r = await unfinishedUnder(root, since, except, olderThan)
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), sql<number>`0`).as('n'))
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     /** Of those (`promisedUnder`), the ones that replace a file (override): their targets and lengths. */
-    async replacingUnder(root: string, since: number, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<{ target: string; length: number }[]> {
+    async replacingUnder(root: string, since: Since, except?: string, olderThan?: Pick<UploadRecord, 'createdAt' | 'id'>): Promise<{ target: string; length: number }[]> {
       const rows = await unfinishedUnder(root, since, except, olderThan).where('override', '=', 1).select(['target', 'length']).execute();
       return rows.map((r) => ({ target: r.target, length: Number(r.length) }));
     },

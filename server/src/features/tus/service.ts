@@ -166,6 +166,8 @@ export function createTusService(deps: TusServiceDeps) {
 
   /** How long an unfinished upload's length stays promised after its last chunk (admitQuota). */
   const PROMISE_IDLE_MS = deps.promiseIdleMs ?? 10 * 60_000;
+  /** How long one made with headers alone (no byte yet) stays promised (a client sends its first chunk at once). */
+  const PROMISE_EMPTY_MS = Math.min(PROMISE_IDLE_MS, 60_000);
 
   /** S52: no PATCH for `uploadExpiry` seconds; such an upload is gone even before the sweep runs. */
   function isExpired(u: UploadRecord): boolean {
@@ -198,7 +200,7 @@ export function createTusService(deps: TusServiceDeps) {
    */
   async function promisedIn(root: string, except?: string, olderThan?: UploadRecord): Promise<number> {
     const idle = deps.config.uploadExpiry > 0 ? Math.min(deps.config.uploadExpiry * 1000, PROMISE_IDLE_MS) : PROMISE_IDLE_MS;
-    const since = now() - idle;
+    const since = { sending: now() - idle, empty: now() - PROMISE_EMPTY_MS };
     const [promised, replacers] = await Promise.all([
       repo.promisedUnder(root, since, except, olderThan),
       repo.replacingUnder(root, since, except, olderThan),
