@@ -241,7 +241,7 @@ describe('extract: formats', () => {
       bad[bad.length >> 1]! ^= 0x01;
       await writeFile(path.join(dir, name), bad);
       const out = `out-${name.split('.')[0]!}`;
-      await mkdir(path.join(dir, out));
+      await mkdir(path.join(dir, out), { recursive: true }); // there already when the test runs again
       const job = await extracted(srv, token, `/lz4-crc/${name}`, { destination: `/lz4-crc/${out}` });
       expect(job, name).toMatchObject({ state: 'failed', error: expect.stringMatching(/damaged: .*checksum does not match/) as unknown });
       expect(await readdir(path.join(dir, out)), name).toEqual([]);

@@ -189,9 +189,10 @@ async function readTar(job: ExtractJob, ctx: JobContext, staging: Staging, b: Bu
   })();
   await Promise.all([reading, entries]).catch(async (err: unknown) => {
     extract.destroy();
-    // The first rejection may be the other side's premature close: a refusal or a full disk says more.
+    // The first rejection may be the other side's premature close: a refusal or a full disk says
+    // more, and so does the decompressor's own finding (a checksum, the memory an xz needs).
     const reasons = (await Promise.allSettled([entries, reading])).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-    throw translate(reasons.find((r) => r instanceof BadRequest || r instanceof InsufficientStorage || diskFull(r)) ?? err);
+    throw translate(telling(reasons, err));
   });
 }
 
@@ -201,6 +202,21 @@ function kindOf(type: string): string {
   if (type === 'character-device' || type === 'block-device') return 'devices are not extracted';
   if (type === 'fifo') return 'FIFOs are not extracted';
   return `entries of type ${type} are not extracted`;
+}
+
+/** The decompressors' errors that name what is wrong (translate). */
+const DECOMPRESSOR_FINDINGS = new Set(['Lz4ChecksumError', 'LZMA_MEMLIMIT_ERROR']);
+
+/**
+ * Of the reading's and the entries' failures, the one that says most: a refusal or a full disk,
+ * then a decompressor's finding, else the first (often only the other side's premature close).
+ */
+export function telling(reasons: readonly unknown[], first: unknown): unknown {
+  return (
+    reasons.find((r) => r instanceof BadRequest || r instanceof InsufficientStorage || diskFull(r)) ??
+    reasons.find((r) => DECOMPRESSOR_FINDINGS.has((r as Error | undefined)?.name ?? '')) ??
+    first
+  );
 }
 
 /** A damaged archive's low-level error → a Refused the user can read; Refused and aborts pass. */
