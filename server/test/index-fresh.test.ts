@@ -12,40 +12,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { folderSize, search, within } from './index-support.js';
 import { startServer, type TestServer } from './harness.js';
 
-type Hit = { dir: boolean; path: string };
-type Listing = { items: { name: string; isDir: boolean; size: number; folderSize?: number }[] };
 
 async function waitReady(srv: TestServer): Promise<void> {
   for (let i = 0; i < 400 && srv.deps.index.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
   expect(srv.deps.index.status).toBe('ready');
 }
 
-async function search(srv: TestServer, token: string, query: string, from = '/'): Promise<string[]> {
-  const res = await srv.fetch(`/api/search${from}?query=${encodeURIComponent(query)}`, { token });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => (JSON.parse(l) as Hit).path);
-}
 
-async function folderSize(srv: TestServer, token: string, parent: string, name: string): Promise<number | undefined> {
-  const res = await srv.fetch(`/api/resources${parent}`, { token });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as Listing).items.find((i) => i.name === name)?.folderSize;
-}
 
-/** Polls `probe` until it returns true; fails after `ms`. Returns the time it took. */
-async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await probe()) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('outside changes (the watcher)', () => {
   let srv: TestServer;

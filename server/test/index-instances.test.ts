@@ -11,36 +11,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../src/services.js';
+import { folderSize, search, within } from './index-support.js';
 import { startServer, type TestServer } from './harness.js';
 
-type Hit = { dir: boolean; path: string };
-type Listing = { items: { name: string; folderSize?: number }[] };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function search(srv: TestServer, token: string, query: string): Promise<string[]> {
-  const res = await srv.fetch(`/api/search/?query=${encodeURIComponent(query)}`, { token });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => (JSON.parse(l) as Hit).path);
-}
 
-async function folderSize(srv: TestServer, token: string, parent: string, name: string): Promise<number | undefined> {
-  const res = await srv.fetch(`/api/resources${parent}`, { token });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as Listing).items.find((i) => i.name === name)?.folderSize;
-}
 
-async function within(ms: number, probe: () => Promise<boolean> | boolean): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
-    await sleep(50);
-  }
-}
 
 /** A second server on the first one's root and database (another process, another host). */
 const second = (first: TestServer, options: Partial<AppOptions> = {}) =>
